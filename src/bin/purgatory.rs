@@ -1,0 +1,3 @@
+//! The headless scenario runner.
+
+fn main() {}

@@ -1,0 +1,69 @@
+//! Cluster configuration: the broker and producer settings the model reads, with Kafka's own
+//! defaults (kafka-semantics.md section e) and the scenario contract's defaults for the model-only
+//! delays.
+
+use serde::Serialize;
+
+/// Every setting the model reads. Field names follow the scenario file's `config` object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Config {
+    /// Number of brokers, numbered `0 .. brokers`.
+    pub brokers: u32,
+    /// Kafka: `min.insync.replicas` (broker and topic default 1).
+    pub min_insync_replicas: u32,
+    /// Kafka: `replica.lag.time.max.ms`.
+    pub replica_lag_time_max_ms: u64,
+    /// Kafka: `replica.fetch.wait.max.ms`, the follower DelayedFetch timeout.
+    pub replica_fetch_wait_max_ms: u64,
+    /// One-way delay of every message between two brokers (model-only).
+    pub network_delay_ms: u64,
+    /// Time from an AlterPartition proposal to its commit at the leader (model-only).
+    pub alter_partition_delay_ms: u64,
+    /// Kafka: `broker.session.timeout.ms`.
+    pub broker_session_timeout_ms: u64,
+    /// Kafka: `broker.heartbeat.interval.ms`.
+    pub broker_heartbeat_interval_ms: u64,
+    /// Kafka: `producer.purgatory.purge.interval.requests`.
+    pub producer_purgatory_purge_interval_requests: u64,
+    /// Producer `request.timeout.ms`, sent as the ProduceRequest `timeoutMs`.
+    pub request_timeout_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            brokers: 3,
+            min_insync_replicas: 1,
+            replica_lag_time_max_ms: 30_000,
+            replica_fetch_wait_max_ms: 500,
+            network_delay_ms: 1,
+            alter_partition_delay_ms: 10,
+            broker_session_timeout_ms: 9_000,
+            broker_heartbeat_interval_ms: 2_000,
+            producer_purgatory_purge_interval_requests: 1_000,
+            request_timeout_ms: 30_000,
+        }
+    }
+}
+
+impl Config {
+    /// Kafka: the `isr-expiration` task runs every `replica.lag.time.max.ms / 2`
+    /// (`ReplicaManager.startup`).
+    pub fn isr_expiration_period_ms(&self) -> u64 {
+        self.replica_lag_time_max_ms / 2
+    }
+
+    /// Kafka: `replica.fetch.backoff.ms`, the pause a follower takes after a failed fetch. Not
+    /// part of the scenario contract, so it stays at Kafka's default.
+    pub fn replica_fetch_backoff_ms(&self) -> u64 {
+        1_000
+    }
+}
+
+/// One topic of the cluster, as the scenario declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TopicSpec {
+    pub name: String,
+    pub partitions: u32,
+    pub replication_factor: u32,
+}

@@ -1,0 +1,26 @@
+//! Purgatory Playground: a deterministic model of how an Apache Kafka broker (3.7-4.x) answers a
+//! produce request with `acks=all`, driven headlessly by the `purgatory` runner and in the
+//! browser through WebAssembly.
+//!
+//! Module map, from the generic mechanism up to the front doors:
+//!
+//! - [`timer`]: the hierarchical timing wheel (Kafka's `SystemTimer` + `TimingWheel`). Knows
+//!   nothing of Kafka.
+//! - [`purgatory`]: delayed operations, watch keys, try-complete / watch / try-again,
+//!   check-and-complete and purge (Kafka's `DelayedOperationPurgatory`). Knows nothing of Kafka.
+//! - [`kafka`]: the domain: partitions, replica states, the high watermark, the ISR, the produce
+//!   and fetch paths, the controller, error codes.
+//! - [`sim`]: the single-threaded event loop that owns a cluster, advances simulated
+//!   milliseconds, applies actions and records the causal trace.
+//! - [`scenario`]: the scenario file (../shared/scenario-format.md): parsing with JSON-path
+//!   errors, validation, and the result document.
+//! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
+
+pub mod kafka;
+pub mod purgatory;
+pub mod scenario;
+pub mod sim;
+pub mod timer;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,1 @@
+//! Delayed operations and the purgatory that holds them (Kafka's `DelayedOperationPurgatory`).

@@ -1,0 +1,3 @@
+//! Scenario files (scenario-format.md).
+
+pub mod result;

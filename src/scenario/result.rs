@@ -1,0 +1,66 @@
+//! The result document the runner prints (scenario-format.md, "Result"). Field order here is the
+//! order in the JSON, so the output is byte-stable.
+
+use serde::Serialize;
+
+use crate::sim::action::BrokerId;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunResult {
+    pub name: String,
+    pub seed: u64,
+    pub run_until_ms: u64,
+    pub responses: Vec<ResponseResult>,
+    pub partitions: Vec<PartitionResult>,
+    pub purgatory: PurgatoryGauges,
+}
+
+/// One produce action's fate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResponseResult {
+    pub id: String,
+    pub received_ms: u64,
+    /// `None` for acks=0, a request still waiting at the end, or one lost to a crashed broker.
+    pub responded_ms: Option<u64>,
+    pub connection_closed: bool,
+    pub partitions: Vec<PartitionResponseResult>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionResponseResult {
+    pub topic: String,
+    pub partition: i64,
+    /// Kafka's error name; `None` when the request was never answered.
+    pub error: Option<&'static str>,
+    /// The first offset appended, or -1 when nothing was appended.
+    pub base_offset: i64,
+}
+
+/// A partition's state at `run_until_ms`, as its leader (or, with no leader, the controller)
+/// sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionResult {
+    pub topic: String,
+    pub partition: u32,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    /// The committed ISR, sorted.
+    pub isr: Vec<BrokerId>,
+    pub high_watermark: u64,
+    /// Assignment order.
+    pub replicas: Vec<ReplicaResult>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplicaResult {
+    pub broker: BrokerId,
+    pub log_end_offset: u64,
+}
+
+/// Kafka's `PurgatorySize` and `NumDelayedOperations` gauges of the produce purgatories, summed
+/// over the running brokers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PurgatoryGauges {
+    pub purgatory_size: u64,
+    pub num_delayed_operations: u64,
+}

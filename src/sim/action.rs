@@ -1,0 +1,60 @@
+//! What a person or a scenario file can do to the cluster. The page sends the same values as the
+//! scenario's `actions`, so a recorded session replays as a scenario.
+
+use serde::Serialize;
+
+/// A broker id, as the scenario numbers them (`0 .. brokers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct BrokerId(pub u32);
+
+impl std::fmt::Display for BrokerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One `{topic, partition, count}` entry of a produce request. The topic and partition are kept
+/// as written: a produce to a partition that does not exist is an outcome
+/// (`UNKNOWN_TOPIC_OR_PARTITION`), not a file error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecordBatchSpec {
+    pub topic: String,
+    pub partition: i64,
+    pub count: u32,
+}
+
+/// One ProduceRequest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProduceSpec {
+    /// Unique within a scenario.
+    pub id: String,
+    /// Kafka's `acks` field; anything but -1, 0 and 1 gets `INVALID_REQUIRED_ACKS`.
+    pub acks: i64,
+    pub records: Vec<RecordBatchSpec>,
+    /// The request's `timeoutMs`; `None` means the config's `request_timeout_ms`.
+    pub timeout_ms: Option<u64>,
+    /// The broker the request is sent to; `None` means the current leader of the first listed
+    /// partition that exists and has a leader, else broker 0.
+    pub broker: Option<BrokerId>,
+}
+
+/// The contract's actions (scenario-format.md, "Actions").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    Produce(ProduceSpec),
+    PauseFollower { broker: BrokerId },
+    ResumeFollower { broker: BrokerId },
+    CrashBroker { broker: BrokerId },
+    RestartBroker { broker: BrokerId },
+    ElectLeader { topic: String, partition: i64, broker: BrokerId },
+}
+
+/// An action and the simulated millisecond at which it applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimedAction {
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub action: Action,
+}

@@ -1,0 +1,3 @@
+//! The deterministic event loop.
+
+pub mod action;

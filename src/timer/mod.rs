@@ -1,0 +1,1 @@
+//! The hierarchical timing wheel (Kafka's `SystemTimer` + `TimingWheel`).
