@@ -21,6 +21,7 @@ pub mod purgatory;
 pub mod scenario;
 pub mod sim;
 pub mod timer;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

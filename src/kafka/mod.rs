@@ -1,3 +1,46 @@
-//! The Kafka domain: configuration, partitions, replicas, the produce and fetch paths.
+//! The Kafka domain, on top of the generic [`crate::timer`] and [`crate::purgatory`]:
+//!
+//! - `config`: the settings and their Kafka defaults;
+//! - `errors`: protocol error codes;
+//! - `log`: log end offset, leader epoch cache, recent batches;
+//! - `replica`: what a leader knows of a follower (`ReplicaState`);
+//! - `partition`: high watermark, ISR (committed / pending), append, make-leader/follower;
+//! - `metadata`: partition records and broker registrations;
+//! - `controller`: fencing, elections, AlterPartition;
+//! - `produce`: `DelayedProduce` and `appendRecords`;
+//! - `fetch`: follower fetches at the leader, `DelayedFetch`, and the follower's fetcher;
+//! - `broker`: one broker process tying these together;
+//! - `requests`: the client's view of each produce request.
 
+pub mod broker;
 pub mod config;
+pub mod controller;
+pub mod errors;
+pub mod fetch;
+pub mod log;
+pub mod metadata;
+pub mod partition;
+pub mod produce;
+pub mod replica;
+pub mod requests;
+
+use serde::Serialize;
+
+/// A broker id, as the scenario numbers them (`0 .. brokers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct BrokerId(pub u32);
+
+impl std::fmt::Display for BrokerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A topic-partition: the topic's index in the cluster's topic list, and the partition number.
+/// This is also the purgatory watch key (Kafka: `TopicPartitionOperationKey`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct TopicPartition {
+    pub topic: u32,
+    pub partition: u32,
+}

@@ -1,1 +1,11 @@
-//! Delayed operations and the purgatory that holds them (Kafka's `DelayedOperationPurgatory`).
+//! Delayed operations and the purgatory that holds them: Kafka's `DelayedOperation` and
+//! `DelayedOperationPurgatory`, generic over the operation and the watch key. Nothing here knows
+//! Kafka's domain; `kafka::produce` and `kafka::fetch` plug in through [`Hooks`].
+//!
+//! Single-threaded, so Kafka's 512 lock shards and per-operation locks have nothing to protect:
+//! the once-only guarantee they give is kept by the `completed` flag alone, and the
+//! try / watch / try-again sequence runs as one step exactly as it does under Kafka's op lock.
+
+mod purgatory;
+
+pub use purgatory::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};

@@ -3,16 +3,7 @@
 
 use serde::Serialize;
 
-/// A broker id, as the scenario numbers them (`0 .. brokers`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
-pub struct BrokerId(pub u32);
-
-impl std::fmt::Display for BrokerId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
+pub use crate::kafka::BrokerId;
 
 /// One `{topic, partition, count}` entry of a produce request. The topic and partition are kept
 /// as written: a produce to a partition that does not exist is an outcome
@@ -44,11 +35,23 @@ pub struct ProduceSpec {
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     Produce(ProduceSpec),
-    PauseFollower { broker: BrokerId },
-    ResumeFollower { broker: BrokerId },
-    CrashBroker { broker: BrokerId },
-    RestartBroker { broker: BrokerId },
-    ElectLeader { topic: String, partition: i64, broker: BrokerId },
+    PauseFollower {
+        broker: BrokerId,
+    },
+    ResumeFollower {
+        broker: BrokerId,
+    },
+    CrashBroker {
+        broker: BrokerId,
+    },
+    RestartBroker {
+        broker: BrokerId,
+    },
+    ElectLeader {
+        topic: String,
+        partition: i64,
+        broker: BrokerId,
+    },
 }
 
 /// An action and the simulated millisecond at which it applies.

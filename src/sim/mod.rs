@@ -1,3 +1,480 @@
-//! The deterministic event loop.
+//! The deterministic event loop: one cluster (brokers, controller, network), advanced one
+//! simulated millisecond at a time, jumping over idle stretches. Its only inputs are the config,
+//! the topics and timed actions; the runner, the tests and the page all drive this same core.
+//!
+//! - `action`: what a scenario or a person can do;
+//! - `queue`: the agenda of messages in flight and timers;
+//! - `dispatch`: what each scheduled item does when it comes due;
+//! - `actions`: applying actions;
+//! - `report`: the result document;
+//! - `invariants`: the checker tests run after every step.
 
 pub mod action;
+mod actions;
+mod dispatch;
+pub mod invariants;
+pub mod queue;
+mod report;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::kafka::broker::{Broker, Ctx, Outgoing};
+use crate::kafka::config::{Config, TopicSpec};
+use crate::kafka::controller::Controller;
+use crate::kafka::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
+use crate::kafka::partition::Partition;
+use crate::kafka::requests::RequestLog;
+use crate::kafka::{BrokerId, TopicPartition};
+use crate::scenario::result::RunResult;
+use crate::scenario::Scenario;
+use crate::trace::{Event, EventId, Trace, TraceEvent};
+use action::TimedAction;
+use queue::{Agenda, Scheduled};
+
+/// What the controller knows of a broker's heartbeats (kept lazily: a running broker's
+/// heartbeats at t = 0, H, 2H, ... are implied, not simulated one by one).
+#[derive(Clone, Copy, Debug)]
+struct HeartbeatState {
+    /// When the current process started (its first heartbeat), `None` while crashed.
+    alive_since_ms: Option<u64>,
+    /// Counts process starts, so a stale session timer is recognised.
+    incarnation: u64,
+    /// Set at a crash: when the last heartbeat left.
+    last_sent_ms: u64,
+}
+
+pub struct Simulation {
+    now_ms: u64,
+    seed: u64,
+    config: Config,
+    topics: Vec<TopicSpec>,
+    topic_names: Vec<String>,
+    brokers: Vec<Broker>,
+    controller: Controller,
+    heartbeats: Vec<HeartbeatState>,
+    agenda: Agenda,
+    /// When each broker's reaper wake is scheduled, to avoid piling up duplicates.
+    reaper_wake_ms: Vec<Option<u64>>,
+    requests: RequestLog,
+    /// Actions not applied yet, in (time, file order).
+    pending_actions: std::collections::VecDeque<TimedAction>,
+    /// Every action applied, with its time: seed + config + this log replays the run.
+    action_log: Vec<TimedAction>,
+    trace: Trace,
+    outbox: Vec<Outgoing>,
+}
+
+/// Why a setup was refused (only reachable through the API; scenario files are validated first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Simulation {
+    /// The cluster at t = 0 (scenario contract): replicas of partition p are brokers
+    /// (p + i) mod n, the first leads at epoch 0, everyone is in the ISR, logs are empty, and each
+    /// follower has a fetch at offset 0 parked at its leader.
+    pub fn new(
+        seed: u64,
+        config: Config,
+        topics: Vec<TopicSpec>,
+        trace: bool,
+    ) -> Result<Self, SetupError> {
+        validate_setup(&config, &topics)?;
+        let n = config.brokers;
+        let mut hosted: Vec<BTreeMap<TopicPartition, Partition>> =
+            vec![BTreeMap::new(); n as usize];
+        let mut records = Vec::new();
+        for (t, topic) in topics.iter().enumerate() {
+            for partition in 0..topic.partitions {
+                let tp = TopicPartition {
+                    topic: t as u32,
+                    partition,
+                };
+                let assignment: Vec<BrokerId> = (0..topic.replication_factor)
+                    .map(|i| BrokerId((partition + i) % n))
+                    .collect();
+                for &b in &assignment {
+                    hosted[b.0 as usize].insert(tp, Partition::initial(tp, b, assignment.clone()));
+                }
+                let mut isr = assignment.clone();
+                isr.sort();
+                let leader = Some(assignment[0]);
+                records.push(PartitionRecord {
+                    tp,
+                    assignment,
+                    leader,
+                    leader_epoch: 0,
+                    isr,
+                    partition_epoch: 0,
+                });
+            }
+        }
+        let brokers = hosted
+            .into_iter()
+            .enumerate()
+            .map(|(b, parts)| Broker::new(BrokerId(b as u32), &config, parts))
+            .collect();
+        let mut sim = Simulation {
+            now_ms: 0,
+            seed,
+            topic_names: topics.iter().map(|t| t.name.clone()).collect(),
+            topics,
+            brokers,
+            controller: Controller::new(BrokerRegistry::new(n), records),
+            heartbeats: vec![
+                HeartbeatState {
+                    alive_since_ms: Some(0),
+                    incarnation: 0,
+                    last_sent_ms: 0
+                };
+                n as usize
+            ],
+            agenda: Agenda::default(),
+            reaper_wake_ms: vec![None; n as usize],
+            requests: RequestLog::default(),
+            pending_actions: Default::default(),
+            action_log: Vec::new(),
+            trace: Trace::new(trace),
+            outbox: Vec::new(),
+            config,
+        };
+        sim.start();
+        Ok(sim)
+    }
+
+    /// A simulation with the scenario's actions queued.
+    pub fn from_scenario(scenario: &Scenario, trace: bool) -> Result<Self, SetupError> {
+        let mut sim = Simulation::new(
+            scenario.seed,
+            scenario.config.clone(),
+            scenario.topics.clone(),
+            trace,
+        )?;
+        let mut actions = scenario.actions.clone();
+        actions.sort_by_key(|a| a.at_ms); // stable: file order within a millisecond
+        sim.pending_actions = actions.into();
+        Ok(sim)
+    }
+
+    fn start(&mut self) {
+        // Each follower's first fetch reaches its leader at t = 0 and parks there.
+        for b in 0..self.brokers.len() {
+            self.with_broker(BrokerId(b as u32), |broker, ctx| {
+                broker.sync_fetchers(None, ctx)
+            });
+        }
+        let initial: Vec<Outgoing> = std::mem::take(&mut self.outbox);
+        for out in initial {
+            match out {
+                Outgoing::Fetch(request) => {
+                    let leader = request.leader;
+                    self.with_broker(leader, |broker, ctx| {
+                        broker.handle_fetch(request, None, ctx)
+                    });
+                }
+                other => self.outbox.push(other),
+            }
+        }
+        self.flush_outbox();
+        for b in 0..self.brokers.len() {
+            let broker = BrokerId(b as u32);
+            self.agenda.schedule(0, Scheduled::IsrExpiration { broker });
+            self.refresh_reaper_wake(broker);
+        }
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn topics(&self) -> &[TopicSpec] {
+        &self.topics
+    }
+
+    pub fn brokers(&self) -> &[Broker] {
+        &self.brokers
+    }
+
+    pub fn controller(&self) -> &Controller {
+        &self.controller
+    }
+
+    pub fn requests(&self) -> &RequestLog {
+        &self.requests
+    }
+
+    pub fn agenda(&self) -> &Agenda {
+        &self.agenda
+    }
+
+    pub fn action_log(&self) -> &[TimedAction] {
+        &self.action_log
+    }
+
+    /// Takes the trace events recorded since the last call.
+    pub fn drain_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace.drain()
+    }
+
+    /// Queues an action for `at_ms` (not before now). Actions at one millisecond apply in the
+    /// order they were queued.
+    pub fn schedule_action(&mut self, action: TimedAction) {
+        let at = action.at_ms.max(self.now_ms);
+        let index = self.pending_actions.partition_point(|a| a.at_ms <= at);
+        self.pending_actions.insert(
+            index,
+            TimedAction {
+                at_ms: at,
+                ..action
+            },
+        );
+    }
+
+    /// When the next thing happens, if anything is left.
+    pub fn next_event_ms(&self) -> Option<u64> {
+        let action = self.pending_actions.front().map(|a| a.at_ms);
+        match (action, self.agenda.next_at_ms()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Runs everything due up to and including `until_ms`, then sets the clock to `until_ms`.
+    pub fn run_until(&mut self, until_ms: u64) {
+        while let Some(next) = self.next_event_ms() {
+            if next > until_ms {
+                break;
+            }
+            self.step_to(next);
+        }
+        self.now_ms = self.now_ms.max(until_ms);
+    }
+
+    /// Processes the next instant that has anything to do; returns its time.
+    pub fn step(&mut self) -> Option<u64> {
+        let next = self.next_event_ms()?;
+        self.step_to(next);
+        Some(next)
+    }
+
+    /// One simulated millisecond: the actions due, in order, then deliveries and timers in the
+    /// order they were scheduled (including those scheduled during this millisecond for it).
+    fn step_to(&mut self, at_ms: u64) {
+        debug_assert!(at_ms >= self.now_ms, "time never goes back");
+        self.now_ms = at_ms;
+        while self
+            .pending_actions
+            .front()
+            .is_some_and(|a| a.at_ms <= at_ms)
+        {
+            let action = self.pending_actions.pop_front().expect("checked");
+            self.apply_action(action);
+            self.flush_outbox();
+        }
+        while let Some(item) = self.agenda.pop_due(at_ms) {
+            let touched = item.broker();
+            self.dispatch(item);
+            self.flush_outbox();
+            if let Some(b) = touched {
+                self.refresh_reaper_wake(b);
+            }
+        }
+    }
+
+    /// Splits the borrows so a broker handler can see the shared context. What the handler sends
+    /// waits in the outbox until [`Self::flush_outbox`].
+    fn with_broker<R>(
+        &mut self,
+        broker: BrokerId,
+        f: impl FnOnce(&mut Broker, &mut Ctx) -> R,
+    ) -> R {
+        let mut ctx = Ctx {
+            now_ms: self.now_ms,
+            config: &self.config,
+            topic_names: &self.topic_names,
+            outbox: &mut self.outbox,
+            trace: &mut self.trace,
+            requests: &mut self.requests,
+        };
+        f(&mut self.brokers[broker.0 as usize], &mut ctx)
+    }
+
+    /// Turns what the handlers sent into scheduled deliveries.
+    fn flush_outbox(&mut self) {
+        let d = self.config.network_delay_ms;
+        for out in std::mem::take(&mut self.outbox) {
+            match out {
+                Outgoing::Fetch(request) => self
+                    .agenda
+                    .schedule(self.now_ms + d, Scheduled::FetchArrives(request)),
+                Outgoing::FetchResponse(response) => self
+                    .agenda
+                    .schedule(self.now_ms + d, Scheduled::FetchResponseArrives(response)),
+                Outgoing::AlterPartition { leader, proposal } => self.agenda.schedule(
+                    self.now_ms + self.config.alter_partition_delay_ms,
+                    Scheduled::AlterPartitionDone { leader, proposal },
+                ),
+                Outgoing::FetcherWake {
+                    follower,
+                    leader,
+                    at_ms,
+                } => self.agenda.schedule(
+                    at_ms.max(self.now_ms),
+                    Scheduled::FetcherWake { follower, leader },
+                ),
+            }
+        }
+    }
+
+    /// Schedules a reaper wake if the broker's purgatories need one earlier than planned.
+    fn refresh_reaper_wake(&mut self, broker: BrokerId) {
+        let b = broker.0 as usize;
+        if !self.brokers[b].running {
+            return;
+        }
+        let Some(next) = self.brokers[b].next_reaper_wake_ms(self.now_ms) else {
+            return;
+        };
+        let next = next.max(self.now_ms);
+        if self.reaper_wake_ms[b].is_none_or(|planned| next < planned) {
+            self.reaper_wake_ms[b] = Some(next);
+            self.agenda.schedule(next, Scheduled::ReaperWake { broker });
+        }
+    }
+
+    /// Publishes a controller decision: traced now, applied by each broker one network delay
+    /// later.
+    fn publish(&mut self, delta: MetadataDelta, cause: Option<EventId>) {
+        if delta.is_empty() {
+            return;
+        }
+        for record in &delta.partitions {
+            let tp = format!(
+                "{}-{}",
+                self.topic_names[record.tp.topic as usize], record.tp.partition
+            );
+            let (leader, leader_epoch, isr, partition_epoch) = (
+                record.leader,
+                record.leader_epoch,
+                record.isr.clone(),
+                record.partition_epoch,
+            );
+            self.trace
+                .emit(self.now_ms, cause, || Event::PartitionChanged {
+                    tp,
+                    leader,
+                    leader_epoch,
+                    isr,
+                    partition_epoch,
+                });
+        }
+        let delta = Rc::new(delta);
+        for b in 0..self.brokers.len() {
+            let broker = BrokerId(b as u32);
+            self.agenda.schedule(
+                self.now_ms + self.config.network_delay_ms,
+                Scheduled::MetadataArrives {
+                    broker,
+                    delta: Rc::clone(&delta),
+                },
+            );
+        }
+    }
+
+    /// The result document at the current time.
+    pub fn result(&self, name: &str, run_until_ms: u64) -> RunResult {
+        report::build(self, name, run_until_ms)
+    }
+
+    pub(crate) fn topic_index(&self, name: &str) -> Option<u32> {
+        self.topic_names
+            .iter()
+            .position(|t| t == name)
+            .map(|i| i as u32)
+    }
+
+    /// The topic-partition named by a scenario's `{topic, partition}`, if it exists.
+    pub fn resolve(&self, topic: &str, partition: i64) -> Option<TopicPartition> {
+        let t = self.topic_index(topic)?;
+        let partition = u32::try_from(partition).ok()?;
+        (partition < self.topics[t as usize].partitions).then_some(TopicPartition {
+            topic: t,
+            partition,
+        })
+    }
+
+    /// Kafka's label for a partition: `topic-partition`.
+    pub fn tp_name(&self, tp: TopicPartition) -> String {
+        format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
+    }
+}
+
+fn validate_setup(config: &Config, topics: &[TopicSpec]) -> Result<(), SetupError> {
+    if !(1..=64).contains(&config.brokers) {
+        return Err(SetupError(format!(
+            "brokers must be 1-64, not {}",
+            config.brokers
+        )));
+    }
+    for t in topics {
+        if !(1..=1024).contains(&t.partitions) {
+            return Err(SetupError(format!(
+                "topic {}: partitions must be 1-1024",
+                t.name
+            )));
+        }
+        if t.replication_factor < 1 || t.replication_factor > config.brokers {
+            return Err(SetupError(format!(
+                "topic {}: replication_factor must be 1-{}",
+                t.name, config.brokers
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Plays a scenario to its end: the runner's whole job. With `trace`, the causal trace is
+/// written as JSON Lines as the run goes.
+pub fn run_scenario(
+    scenario: &Scenario,
+    mut trace: Option<&mut dyn Write>,
+) -> std::io::Result<RunResult> {
+    let mut sim = Simulation::from_scenario(scenario, trace.is_some())
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
+    loop {
+        let next = sim.next_event_ms().filter(|&t| t <= scenario.run_until_ms);
+        if let Some(t) = next {
+            sim.step_to(t);
+        } else {
+            sim.now_ms = sim.now_ms.max(scenario.run_until_ms);
+        }
+        if let Some(out) = trace.as_deref_mut() {
+            for event in sim.trace.drain() {
+                serde_json::to_writer(&mut *out, &event)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        if next.is_none() {
+            break;
+        }
+    }
+    if let Some(out) = trace {
+        out.flush()?;
+    }
+    Ok(sim.result(&scenario.name, scenario.run_until_ms))
+}

@@ -1,0 +1,397 @@
+//! One broker process: the partitions it hosts, its produce and fetch purgatories, its replica
+//! fetchers and its metadata cache. The produce path lives in `produce.rs`, replication in
+//! `fetch.rs`; this file holds the broker's state, the context its handlers write their effects
+//! to, metadata application, ISR expiration and the AlterPartition answer.
+
+use std::collections::BTreeMap;
+
+use super::config::Config;
+use super::controller::AlterPartitionError;
+use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
+use super::partition::{AlterPartitionProposal, HwBound, Partition};
+use super::produce::DelayedProduce;
+use super::requests::RequestLog;
+use super::{BrokerId, TopicPartition};
+use crate::purgatory::Purgatory;
+use crate::trace::{Event, EventId, Trace};
+
+/// A message or timer a broker handler asks the simulation to deliver later.
+#[derive(Clone, Debug)]
+pub enum Outgoing {
+    Fetch(FetchRequest),
+    FetchResponse(FetchResponse),
+    AlterPartition {
+        leader: BrokerId,
+        proposal: AlterPartitionProposal,
+    },
+    /// Wake the follower's fetcher for `leader` at `at_ms` (after a back-off).
+    FetcherWake {
+        follower: BrokerId,
+        leader: BrokerId,
+        at_ms: u64,
+    },
+}
+
+/// Everything a handler may touch besides its own broker.
+pub struct Ctx<'a> {
+    pub now_ms: u64,
+    pub config: &'a Config,
+    pub topic_names: &'a [String],
+    pub outbox: &'a mut Vec<Outgoing>,
+    pub trace: &'a mut Trace,
+    pub requests: &'a mut RequestLog,
+}
+
+impl Ctx<'_> {
+    pub fn emit(
+        &mut self,
+        cause: Option<EventId>,
+        make: impl FnOnce() -> Event,
+    ) -> Option<EventId> {
+        self.trace.emit(self.now_ms, cause, make)
+    }
+
+    /// Kafka's watch-key label, `topic-partition`.
+    pub fn tp_name(&self, tp: TopicPartition) -> String {
+        format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
+    }
+}
+
+/// Counters the page plots (Kafka's meters of the same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct BrokerMetrics {
+    /// `DelayedProduceMetrics.ExpiresPerSec`, partitions counted.
+    pub produce_expires: u64,
+    pub isr_shrinks: u64,
+    pub isr_expands: u64,
+}
+
+pub struct Broker {
+    pub id: BrokerId,
+    pub running: bool,
+    /// `pause_follower`: fetchers send no new fetch.
+    pub fetching_paused: bool,
+    /// Changes at each restart (Kafka: the broker epoch from registration).
+    pub broker_epoch: u64,
+    pub partitions: BTreeMap<TopicPartition, Partition>,
+    pub produce_purgatory: Purgatory<TopicPartition, DelayedProduce>,
+    pub fetch_purgatory: Purgatory<TopicPartition, DelayedFetch>,
+    pub fetchers: BTreeMap<BrokerId, Fetcher>,
+    pub registry: BrokerRegistry,
+    pub metrics: BrokerMetrics,
+    next_fetch_session: u64,
+}
+
+/// Kafka: `fetch.purgatory.purge.interval.requests`.
+const FETCH_PURGE_INTERVAL: u64 = 1_000;
+
+impl Broker {
+    pub fn new(
+        id: BrokerId,
+        config: &Config,
+        partitions: BTreeMap<TopicPartition, Partition>,
+    ) -> Self {
+        Broker {
+            id,
+            running: true,
+            fetching_paused: false,
+            broker_epoch: 0,
+            partitions,
+            produce_purgatory: Purgatory::new(
+                "Produce",
+                config.producer_purgatory_purge_interval_requests,
+                0,
+            ),
+            fetch_purgatory: Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, 0),
+            fetchers: BTreeMap::new(),
+            registry: BrokerRegistry::new(config.brokers),
+            metrics: BrokerMetrics::default(),
+            next_fetch_session: 0,
+        }
+    }
+
+    pub fn new_fetch_session(&mut self) -> u64 {
+        self.next_fetch_session += 1;
+        self.next_fetch_session
+    }
+
+    /// The earliest time either purgatory's reaper has work.
+    pub fn next_reaper_wake_ms(&self, now_ms: u64) -> Option<u64> {
+        let a = self.produce_purgatory.next_wake_ms(now_ms);
+        let b = self.fetch_purgatory.next_wake_ms(now_ms);
+        match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Kafka: `Partition.tryCompleteDelayedRequests` for each key whose HW moved (or whose
+    /// leadership changed): check-and-complete on the Produce purgatory, then the Fetch one.
+    /// Every path that moves a high watermark funnels its keys through here.
+    pub fn complete_delayed_requests(
+        &mut self,
+        keys: &[TopicPartition],
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        for &key in keys {
+            self.check_and_complete_produce(key, cause, ctx);
+            self.check_and_complete_fetch(key, cause, ctx);
+        }
+    }
+
+    /// Kafka: `maybeIncrementLeaderHW`, and when the HW moved, `tryCompleteDelayedRequests` on
+    /// that key. Returns whether it moved.
+    pub fn maybe_increment_hw_and_complete(
+        &mut self,
+        tp: TopicPartition,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) -> bool {
+        let config = ctx.config;
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return false;
+        };
+        let (lag, min_isr) = (config.replica_lag_time_max_ms, config.min_insync_replicas);
+        let (_, bound) = p.high_watermark_candidate(ctx.now_ms, lag, min_isr, &self.registry);
+        let Some(moved) = p.maybe_increment_leader_hw(ctx.now_ms, lag, min_isr, &self.registry)
+        else {
+            return false;
+        };
+        let (broker, name) = (self.id, ctx.tp_name(tp));
+        let id = ctx.emit(cause, || Event::HighWatermarkAdvanced {
+            broker,
+            tp: name,
+            from: moved.from,
+            to: moved.to,
+            bound,
+        });
+        self.complete_delayed_requests(&[tp], id, ctx);
+        true
+    }
+
+    /// What holds a partition's HW where it is (for narration).
+    pub fn hw_bound(&self, tp: TopicPartition, ctx: &Ctx) -> HwBound {
+        let p = &self.partitions[&tp];
+        p.high_watermark_candidate(
+            ctx.now_ms,
+            ctx.config.replica_lag_time_max_ms,
+            ctx.config.min_insync_replicas,
+            &self.registry,
+        )
+        .1
+    }
+
+    /// The `isr-expiration` task (Kafka: `ReplicaManager.maybeShrinkIsr`, every lag/2).
+    pub fn on_isr_expiration(&mut self, ctx: &mut Ctx) {
+        let lag = ctx.config.replica_lag_time_max_ms;
+        for (&tp, p) in self.partitions.iter_mut() {
+            let Some(proposal) = p.maybe_shrink_isr(ctx.now_ms, lag) else {
+                continue;
+            };
+            let out_of_sync = match &p.isr_state {
+                super::partition::IsrState::PendingShrink { out_of_sync } => out_of_sync.clone(),
+                _ => Vec::new(),
+            };
+            let (broker, name, proposed_isr) = (self.id, ctx.tp_name(tp), proposal.new_isr.clone());
+            ctx.emit(None, || Event::IsrShrinkProposed {
+                broker,
+                tp: name,
+                out_of_sync,
+                proposed_isr,
+            });
+            ctx.outbox.push(Outgoing::AlterPartition {
+                leader: self.id,
+                proposal,
+            });
+        }
+    }
+
+    /// Kafka: the `submitAlterPartition` callback / `handleAlterPartitionUpdate`.
+    pub fn on_alter_partition_result(
+        &mut self,
+        proposal: &AlterPartitionProposal,
+        result: Result<PartitionRecord, AlterPartitionError>,
+        ctx: &mut Ctx,
+    ) {
+        let tp = proposal.tp;
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return;
+        };
+        if !p.awaits(proposal) {
+            return; // The state was replaced meanwhile (leader change, newer metadata): ignore.
+        }
+        let (broker, name) = (self.id, ctx.tp_name(tp));
+        match result {
+            Ok(record) => {
+                let grew = record.isr.len() > p.isr.len();
+                p.commit_isr(record.isr.clone(), record.partition_epoch);
+                if grew {
+                    self.metrics.isr_expands += 1;
+                } else {
+                    self.metrics.isr_shrinks += 1;
+                }
+                let cause = ctx.emit(None, || Event::IsrChangeCommitted {
+                    broker,
+                    tp: name,
+                    isr: record.isr,
+                    partition_epoch: record.partition_epoch,
+                });
+                self.maybe_increment_hw_and_complete(tp, cause, ctx);
+            }
+            Err(error) => {
+                // Kafka: INELIGIBLE_REPLICA and OPERATION_NOT_ATTEMPTED revert to the committed
+                // state; the other known errors leave it pending until new metadata arrives.
+                if error == AlterPartitionError::IneligibleReplica {
+                    p.revert_pending_isr();
+                }
+                ctx.emit(None, || Event::IsrChangeRejected {
+                    broker,
+                    tp: name,
+                    error,
+                });
+            }
+        }
+    }
+
+    /// Kafka: `ReplicaManager.applyDelta`: registrations into the cache, then
+    /// `makeLeader` / `makeFollower` for each hosted partition, then the fetchers follow.
+    pub fn apply_metadata(&mut self, delta: &MetadataDelta, cause: Option<EventId>, ctx: &mut Ctx) {
+        for &(broker, reg) in &delta.brokers {
+            self.registry.brokers.insert(broker, reg);
+        }
+        for record in &delta.partitions {
+            if record.assignment.contains(&self.id) {
+                self.apply_partition_record(record, cause, ctx);
+            }
+        }
+        self.sync_fetchers(cause, ctx);
+    }
+
+    fn apply_partition_record(
+        &mut self,
+        record: &PartitionRecord,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let tp = record.tp;
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return;
+        };
+        if record.partition_epoch < p.partition_epoch && record.leader_epoch <= p.leader_epoch {
+            return; // Kafka skips a record older than what it has.
+        }
+        let (broker, name) = (self.id, ctx.tp_name(tp));
+        if record.leader == Some(self.id) {
+            let echo = p.is_leader()
+                && record.leader_epoch == p.leader_epoch
+                && record.partition_epoch <= p.partition_epoch;
+            if echo {
+                return; // Our own committed AlterPartition coming back: nothing new.
+            }
+            let new_epoch = p.make_leader(
+                record.leader_epoch,
+                record.isr.clone(),
+                record.partition_epoch,
+                ctx.now_ms,
+            );
+            let start = p.leader_epoch_start_offset.unwrap_or(0);
+            let id = if new_epoch {
+                ctx.emit(cause, || Event::BecameLeader {
+                    broker,
+                    tp: name,
+                    leader_epoch: record.leader_epoch,
+                    isr: record.isr.clone(),
+                    leader_epoch_start_offset: start,
+                })
+            } else {
+                ctx.emit(cause, || Event::IsrUpdated {
+                    broker,
+                    tp: name,
+                    isr: record.isr.clone(),
+                    partition_epoch: record.partition_epoch,
+                })
+            };
+            self.maybe_increment_hw_and_complete(tp, id, ctx);
+        } else {
+            let was_leader = p.is_leader();
+            let changed = p.make_follower(
+                record.leader,
+                record.leader_epoch,
+                record.isr.clone(),
+                record.partition_epoch,
+            );
+            if !changed {
+                return;
+            }
+            let id = ctx.emit(cause, || Event::BecameFollower {
+                broker,
+                tp: name,
+                leader: record.leader,
+                leader_epoch: record.leader_epoch,
+            });
+            if was_leader {
+                // Kafka: `completeDelayedOperationsWhenNotPartitionLeader`: waiting produce
+                // requests see "not leader" in tryComplete and answer NOT_LEADER_OR_FOLLOWER now.
+                self.complete_delayed_requests(&[tp], id, ctx);
+            }
+        }
+    }
+}
+
+impl Broker {
+    /// The process stops. Logs and high watermarks stay on disk; everything in memory (the
+    /// purgatories, the fetchers, what it knew as leader) is gone.
+    pub fn crash(&mut self, now_ms: u64, config: &Config) {
+        self.running = false;
+        self.fetching_paused = false;
+        self.produce_purgatory = Purgatory::new(
+            "Produce",
+            config.producer_purgatory_purge_interval_requests,
+            now_ms,
+        );
+        self.fetch_purgatory = Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, now_ms);
+        self.fetchers.clear();
+        for p in self.partitions.values_mut() {
+            p.remote_replicas.clear();
+        }
+    }
+
+    /// The process starts again with its logs, loads the metadata the controller has published
+    /// (as a broker replays the metadata log at startup) and follows every partition's leader.
+    /// Where the metadata still names this broker as leader, it waits for the controller to
+    /// process its registration instead of leading with a stale state.
+    pub fn restart(
+        &mut self,
+        broker_epoch: u64,
+        registry: BrokerRegistry,
+        records: &[PartitionRecord],
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        self.running = true;
+        self.broker_epoch = broker_epoch;
+        self.registry = registry;
+        self.produce_purgatory = Purgatory::new(
+            "Produce",
+            ctx.config.producer_purgatory_purge_interval_requests,
+            ctx.now_ms,
+        );
+        self.fetch_purgatory = Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, ctx.now_ms);
+        for record in records {
+            let Some(p) = self.partitions.get_mut(&record.tp) else {
+                continue;
+            };
+            let leader = record.leader.filter(|&l| l != self.id);
+            p.leader = None; // not leading until the controller says so again
+            p.make_follower(
+                leader,
+                record.leader_epoch,
+                record.isr.clone(),
+                record.partition_epoch,
+            );
+        }
+        self.sync_fetchers(cause, ctx);
+    }
+}

@@ -1,0 +1,275 @@
+//! The KRaft controller, reduced to what the produce path feels: broker fencing and unfencing,
+//! leader election, and AlterPartition. Kafka: `ReplicationControlManager`,
+//! `ClusterControlManager`. Every decision comes back as a [`MetadataDelta`] that the
+//! simulation delivers to the brokers.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::metadata::{BrokerRegistration, BrokerRegistry, MetadataDelta, PartitionRecord};
+use super::partition::AlterPartitionProposal;
+use super::TopicPartition;
+use crate::sim::action::BrokerId;
+
+/// Kafka's AlterPartition error codes that the model can produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum AlterPartitionError {
+    /// The proposer is no longer the leader of that epoch.
+    FencedLeaderEpoch,
+    /// The partition changed since the proposal (e.g. the controller removed a fenced broker).
+    InvalidUpdateVersion,
+    /// A replica to add is fenced or has re-registered.
+    IneligibleReplica,
+}
+
+/// Why `elect_leader` did nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectionRefused {
+    UnknownPartition,
+    NotInIsr,
+    BrokerFenced,
+    /// The broker's process is down (crashed, not yet fenced).
+    BrokerDown,
+    AlreadyLeader,
+}
+
+#[derive(Clone, Debug)]
+pub struct Controller {
+    pub partitions: BTreeMap<TopicPartition, PartitionRecord>,
+    pub registry: BrokerRegistry,
+}
+
+impl Controller {
+    pub fn new(
+        registry: BrokerRegistry,
+        partitions: impl IntoIterator<Item = PartitionRecord>,
+    ) -> Self {
+        Controller {
+            partitions: partitions.into_iter().map(|r| (r.tp, r)).collect(),
+            registry,
+        }
+    }
+
+    /// Kafka: `ReplicationControlManager.handleBrokerFenced`: out of every ISR (never emptying
+    /// one), and a new leader wherever it led: the first replica in assignment order that is in
+    /// the ISR and not fenced, or none.
+    pub fn fence(&mut self, broker: BrokerId) -> MetadataDelta {
+        let mut delta = MetadataDelta::default();
+        let Some(reg) = self.registry.brokers.get_mut(&broker) else {
+            return delta;
+        };
+        reg.fenced = true;
+        delta.brokers.push((broker, *reg));
+        for record in self.partitions.values_mut() {
+            let mut changed = false;
+            if record.isr.contains(&broker) && record.isr.len() > 1 {
+                record.isr.retain(|&b| b != broker);
+                changed = true;
+            }
+            if record.leader == Some(broker) {
+                let next = first_eligible_leader(record, &self.registry);
+                record.leader = next;
+                record.leader_epoch += 1;
+                changed = true;
+            }
+            if changed {
+                record.partition_epoch += 1;
+                delta.partitions.push(record.clone());
+            }
+        }
+        delta
+    }
+
+    /// Kafka: `handleBrokerUnfenced`: leaderless partitions whose ISR holds this broker get it as
+    /// leader.
+    pub fn unfence(&mut self, broker: BrokerId) -> MetadataDelta {
+        let mut delta = MetadataDelta::default();
+        let Some(reg) = self.registry.brokers.get_mut(&broker) else {
+            return delta;
+        };
+        reg.fenced = false;
+        delta.brokers.push((broker, *reg));
+        for record in self.partitions.values_mut() {
+            if record.leader.is_none() && record.isr.contains(&broker) {
+                record.leader = first_eligible_leader(record, &self.registry);
+                record.leader_epoch += 1;
+                record.partition_epoch += 1;
+                delta.partitions.push(record.clone());
+            }
+        }
+        delta
+    }
+
+    /// A restarted broker registers with a new broker epoch. If the controller had not fenced
+    /// it yet (it came back within the session timeout), the old incarnation's ISR memberships
+    /// and leaderships go as if fenced (Kafka: re-registration with a new incarnation,
+    /// `handleBrokerUncleanShutdown`), then the broker is unfenced.
+    pub fn register_restart(&mut self, broker: BrokerId, broker_epoch: u64) -> MetadataDelta {
+        let mut delta = MetadataDelta::default();
+        if !self.registry.is_fenced(broker) {
+            delta = self.fence(broker);
+        }
+        if let Some(reg) = self.registry.brokers.get_mut(&broker) {
+            reg.broker_epoch = broker_epoch;
+        }
+        let unfenced = self.unfence(broker);
+        merge(&mut delta, unfenced);
+        delta
+    }
+
+    /// Kafka: `ReplicationControlManager.alterPartition`: accept the leader's ISR proposal if it
+    /// is for the current leader and partition epochs and adds only eligible replicas.
+    pub fn alter_partition(
+        &mut self,
+        proposal: &AlterPartitionProposal,
+    ) -> Result<PartitionRecord, AlterPartitionError> {
+        let record = self
+            .partitions
+            .get_mut(&proposal.tp)
+            .ok_or(AlterPartitionError::FencedLeaderEpoch)?;
+        if record.leader_epoch != proposal.leader_epoch {
+            return Err(AlterPartitionError::FencedLeaderEpoch);
+        }
+        if record.partition_epoch != proposal.partition_epoch {
+            return Err(AlterPartitionError::InvalidUpdateVersion);
+        }
+        let added_ineligible = proposal
+            .new_isr
+            .iter()
+            .any(|b| !record.isr.contains(b) && self.registry.is_fenced(*b));
+        if added_ineligible {
+            return Err(AlterPartitionError::IneligibleReplica);
+        }
+        record.isr = proposal.new_isr.clone();
+        record.partition_epoch += 1;
+        Ok(record.clone())
+    }
+
+    /// The `elect_leader` action: move leadership to a live ISR member and bump the epoch.
+    pub fn elect_leader(
+        &mut self,
+        tp: TopicPartition,
+        broker: BrokerId,
+    ) -> Result<MetadataDelta, ElectionRefused> {
+        let record = self
+            .partitions
+            .get_mut(&tp)
+            .ok_or(ElectionRefused::UnknownPartition)?;
+        if !record.isr.contains(&broker) {
+            return Err(ElectionRefused::NotInIsr);
+        }
+        if self.registry.is_fenced(broker) {
+            return Err(ElectionRefused::BrokerFenced);
+        }
+        if record.leader == Some(broker) {
+            return Err(ElectionRefused::AlreadyLeader);
+        }
+        record.leader = Some(broker);
+        record.leader_epoch += 1;
+        record.partition_epoch += 1;
+        Ok(MetadataDelta {
+            partitions: vec![record.clone()],
+            brokers: vec![],
+        })
+    }
+
+    pub fn registration(&self, broker: BrokerId) -> Option<BrokerRegistration> {
+        self.registry.brokers.get(&broker).copied()
+    }
+}
+
+fn first_eligible_leader(record: &PartitionRecord, registry: &BrokerRegistry) -> Option<BrokerId> {
+    record
+        .assignment
+        .iter()
+        .copied()
+        .find(|b| record.isr.contains(b) && !registry.is_fenced(*b))
+}
+
+/// Appends `later` to `delta`, keeping only the newest record of each partition and broker.
+fn merge(delta: &mut MetadataDelta, later: MetadataDelta) {
+    for record in later.partitions {
+        delta.partitions.retain(|r| r.tp != record.tp);
+        delta.partitions.push(record);
+    }
+    for (broker, reg) in later.brokers {
+        delta.brokers.retain(|(b, _)| *b != broker);
+        delta.brokers.push((broker, reg));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn controller() -> Controller {
+        let tp = TopicPartition {
+            topic: 0,
+            partition: 0,
+        };
+        let record = PartitionRecord {
+            tp,
+            assignment: vec![BrokerId(0), BrokerId(1), BrokerId(2)],
+            leader: Some(BrokerId(0)),
+            leader_epoch: 0,
+            isr: vec![BrokerId(0), BrokerId(1), BrokerId(2)],
+            partition_epoch: 0,
+        };
+        Controller::new(BrokerRegistry::new(3), [record])
+    }
+
+    #[test]
+    fn fencing_the_leader_elects_the_next_isr_member_and_never_empties_the_isr() {
+        let mut c = controller();
+        let tp = TopicPartition {
+            topic: 0,
+            partition: 0,
+        };
+        c.fence(BrokerId(0));
+        assert_eq!(c.partitions[&tp].leader, Some(BrokerId(1)));
+        assert_eq!(c.partitions[&tp].leader_epoch, 1);
+        c.fence(BrokerId(1));
+        c.fence(BrokerId(2));
+        let r = &c.partitions[&tp];
+        assert_eq!(
+            (r.leader, r.isr.clone(), r.leader_epoch),
+            (None, vec![BrokerId(2)], 3)
+        );
+        c.unfence(BrokerId(2));
+        assert_eq!(c.partitions[&tp].leader, Some(BrokerId(2)));
+    }
+
+    #[test]
+    fn alter_partition_checks_epochs_and_eligibility() {
+        let mut c = controller();
+        let tp = TopicPartition {
+            topic: 0,
+            partition: 0,
+        };
+        let shrink = AlterPartitionProposal {
+            tp,
+            leader_epoch: 0,
+            partition_epoch: 0,
+            new_isr: vec![BrokerId(0), BrokerId(1)],
+        };
+        assert_eq!(c.alter_partition(&shrink).unwrap().partition_epoch, 1);
+        assert_eq!(
+            c.alter_partition(&shrink),
+            Err(AlterPartitionError::InvalidUpdateVersion)
+        );
+        c.fence(BrokerId(2));
+        let expand = AlterPartitionProposal {
+            tp,
+            leader_epoch: 0,
+            partition_epoch: 1,
+            new_isr: vec![BrokerId(0), BrokerId(1), BrokerId(2)],
+        };
+        assert_eq!(
+            c.alter_partition(&expand),
+            Err(AlterPartitionError::IneligibleReplica)
+        );
+    }
+}

@@ -1,0 +1,629 @@
+//! Replication: a follower's fetch at the leader (Kafka: `ReplicaManager.fetchMessages` →
+//! `Partition.updateFollowerFetchState`), the follower long-poll parked as a `DelayedFetch`, and
+//! the follower's `ReplicaFetcherThread` loop (one fetcher per leader, the next fetch sent as
+//! soon as the response is appended).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::broker::{Broker, Ctx, Outgoing};
+use super::errors::ErrorCode;
+use super::log::{Batch, EpochEntry};
+use super::metadata::BrokerRegistry;
+use super::partition::Partition;
+use super::{BrokerId, TopicPartition};
+use crate::purgatory::{Completion, Hooks, OpId};
+use crate::trace::{Event, EventId, FetchDataPart, FetchPart};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchPartitionRequest {
+    pub tp: TopicPartition,
+    pub fetch_offset: u64,
+    /// The epoch of the follower's last record, for divergence detection.
+    pub last_fetched_epoch: Option<u32>,
+    pub current_leader_epoch: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchRequest {
+    pub follower: BrokerId,
+    pub leader: BrokerId,
+    /// Matches a response to the fetcher state that sent it.
+    pub session: u64,
+    pub broker_epoch: u64,
+    pub max_wait_ms: u64,
+    pub partitions: Vec<FetchPartitionRequest>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchPartitionData {
+    pub tp: TopicPartition,
+    pub error: ErrorCode,
+    pub fetch_offset: u64,
+    pub high_watermark: u64,
+    pub log_end_offset: u64,
+    pub batches: Vec<Batch>,
+    /// Kafka's `divergingEpoch`: the follower must truncate to this epoch's end offset.
+    pub diverging: Option<EpochEntry>,
+}
+
+impl FetchPartitionData {
+    pub fn records(&self) -> u64 {
+        self.batches.iter().map(|b| b.count).sum()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchResponse {
+    pub follower: BrokerId,
+    pub leader: BrokerId,
+    pub session: u64,
+    pub partitions: Vec<FetchPartitionData>,
+}
+
+/// Kafka: `DelayedFetch`, a follower fetch with nothing to return yet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DelayedFetch {
+    pub request: FetchRequest,
+    pub created_ms: u64,
+}
+
+/// One partition a follower fetches from a leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FetcherPartition {
+    pub leader_epoch: u32,
+    /// After an error the partition sits out until then (`replica.fetch.backoff.ms`).
+    pub delayed_until_ms: u64,
+}
+
+/// Kafka: a `ReplicaFetcherThread` for one leader (`num.replica.fetchers` = 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Fetcher {
+    pub partitions: BTreeMap<TopicPartition, FetcherPartition>,
+    /// The session of the fetch in flight, if any.
+    pub in_flight: Option<u64>,
+}
+
+/// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
+/// without touching the follower's state: errors, divergence, or the records from the fetch
+/// offset to the log end offset.
+fn read_partition(
+    partitions: &BTreeMap<TopicPartition, Partition>,
+    registry: &BrokerRegistry,
+    request: &FetchRequest,
+    part: &FetchPartitionRequest,
+) -> FetchPartitionData {
+    let mut data = FetchPartitionData {
+        tp: part.tp,
+        error: ErrorCode::None,
+        fetch_offset: part.fetch_offset,
+        high_watermark: 0,
+        log_end_offset: 0,
+        batches: Vec::new(),
+        diverging: None,
+    };
+    let p = match partitions.get(&part.tp) {
+        Some(p) if p.is_leader() => p,
+        _ => {
+            data.error = ErrorCode::NotLeaderOrFollower;
+            return data;
+        }
+    };
+    data.high_watermark = p.high_watermark;
+    data.log_end_offset = p.log_end_offset();
+    if part.current_leader_epoch < p.leader_epoch {
+        data.error = ErrorCode::FencedLeaderEpoch;
+        return data;
+    }
+    if part.current_leader_epoch > p.leader_epoch {
+        data.error = ErrorCode::UnknownLeaderEpoch;
+        return data;
+    }
+    let registered = registry
+        .brokers
+        .get(&request.follower)
+        .map(|r| r.broker_epoch);
+    if registered.is_some_and(|e| request.broker_epoch < e) {
+        // Kafka: `updateFetchStateOrThrow` rejects a fetch from a stale broker incarnation.
+        data.error = ErrorCode::NotLeaderOrFollower;
+        return data;
+    }
+    if let Some(epoch) = part.last_fetched_epoch {
+        // Kafka: `validateFetchOffsetAndMaybeGetDivergingEpoch`.
+        let end = p.log.end_offset_for_epoch(epoch);
+        let diverges = match end {
+            None => part.fetch_offset > 0,
+            Some(e) => e.epoch < epoch || e.start_offset < part.fetch_offset,
+        };
+        if diverges {
+            data.diverging = Some(end.unwrap_or(EpochEntry {
+                epoch: 0,
+                start_offset: 0,
+            }));
+            return data;
+        }
+    }
+    if part.fetch_offset > p.log_end_offset() {
+        // Out of range; the follower will truncate to the leader's end.
+        data.diverging = Some(EpochEntry {
+            epoch: p.leader_epoch,
+            start_offset: p.log_end_offset(),
+        });
+        return data;
+    }
+    data.batches = p.log.read(part.fetch_offset);
+    data
+}
+
+struct FetchHooks<'a> {
+    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    registry: &'a BrokerRegistry,
+    responses: Vec<(OpId, FetchResponse)>,
+}
+
+impl Hooks<DelayedFetch> for FetchHooks<'_> {
+    /// Kafka: `DelayedFetch.tryComplete`: complete when a partition lost its leader or epoch,
+    /// was truncated below the fetch offset, or has at least `replica.fetch.min.bytes` (1) new.
+    fn try_complete(&mut self, _id: OpId, op: &mut DelayedFetch) -> bool {
+        op.request
+            .partitions
+            .iter()
+            .any(|part| match self.partitions.get(&part.tp) {
+                Some(p) if p.is_leader() && p.leader_epoch == part.current_leader_epoch => {
+                    p.log_end_offset() != part.fetch_offset
+                }
+                _ => true,
+            })
+    }
+
+    /// Kafka: `DelayedFetch.onComplete` reads the logs again (`readFromPurgatory`), which does
+    /// not update the follower's state a second time.
+    fn on_complete(&mut self, id: OpId, op: &mut DelayedFetch, _how: Completion) {
+        let request = &op.request;
+        let partitions = request
+            .partitions
+            .iter()
+            .map(|part| read_partition(self.partitions, self.registry, request, part))
+            .collect();
+        let response = FetchResponse {
+            follower: request.follower,
+            leader: request.leader,
+            session: request.session,
+            partitions,
+        };
+        self.responses.push((id, response));
+    }
+
+    fn on_expiration(&mut self, _id: OpId, _op: &mut DelayedFetch) {}
+}
+
+impl Broker {
+    /// Kafka: `ReplicaManager.fetchMessages` for a follower fetch at this (leader) broker.
+    pub fn handle_fetch(&mut self, request: FetchRequest, cause: Option<EventId>, ctx: &mut Ctx) {
+        let (leader, follower) = (self.id, request.follower);
+        let parts = if ctx.trace.enabled() {
+            fetch_parts(&request, ctx)
+        } else {
+            Vec::new()
+        };
+        let received = ctx.emit(cause, || Event::FetchReceived {
+            leader,
+            follower,
+            partitions: parts,
+        });
+        let mut answer_now = request.max_wait_ms == 0;
+        for part in &request.partitions {
+            let data = read_partition(&self.partitions, &self.registry, &request, part);
+            if data.error.is_error() || data.diverging.is_some() {
+                answer_now = true;
+                continue;
+            }
+            answer_now |= data.log_end_offset > part.fetch_offset;
+            self.update_follower_fetch_state(
+                follower,
+                part.tp,
+                part.fetch_offset,
+                request.broker_epoch,
+                received,
+                ctx,
+            );
+        }
+        if answer_now {
+            let partitions = request
+                .partitions
+                .iter()
+                .map(|part| read_partition(&self.partitions, &self.registry, &request, part))
+                .collect();
+            let response = FetchResponse {
+                follower,
+                leader,
+                session: request.session,
+                partitions,
+            };
+            self.send_fetch_response(response, received, ctx);
+            return;
+        }
+        // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
+        let keys: Vec<TopicPartition> = request.partitions.iter().map(|p| p.tp).collect();
+        let max_wait_ms = request.max_wait_ms;
+        let op = DelayedFetch {
+            request,
+            created_ms: ctx.now_ms,
+        };
+        let mut hooks = FetchHooks {
+            partitions: &self.partitions,
+            registry: &self.registry,
+            responses: Vec::new(),
+        };
+        let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
+            op,
+            &keys,
+            ctx.now_ms,
+            max_wait_ms,
+            &mut hooks,
+        );
+        let responses = hooks.responses;
+        ctx.emit(received, || Event::FetchParked {
+            leader,
+            follower,
+            op: op_id,
+            max_wait_ms,
+        });
+        for (_, response) in responses {
+            self.send_fetch_response(response, received, ctx);
+        }
+    }
+
+    /// Kafka: `Partition.updateFollowerFetchState`: record the fetch offset, maybe expand the
+    /// ISR, and if the follower's log end offset moved, maybe advance the HW, which wakes waiting
+    /// requests synchronously, before the fetch itself is answered.
+    fn update_follower_fetch_state(
+        &mut self,
+        follower: BrokerId,
+        tp: TopicPartition,
+        fetch_offset: u64,
+        broker_epoch: u64,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return;
+        };
+        let Some(previous) = p.remote_replicas.get(&follower).map(|r| r.log_end_offset) else {
+            return;
+        };
+        p.update_follower_fetch_state(follower, fetch_offset, broker_epoch, ctx.now_ms);
+        let caught_up = p.remote_replicas[&follower].last_caught_up_time_ms;
+        let (leader, name) = (self.id, ctx.tp_name(tp));
+        let updated = ctx.emit(cause, || Event::FollowerStateUpdated {
+            leader,
+            follower,
+            tp: name.clone(),
+            previous_log_end_offset: previous,
+            log_end_offset: fetch_offset,
+            last_caught_up_time_ms: caught_up,
+        });
+        if let Some(proposal) = p.maybe_expand_isr(follower, &self.registry) {
+            let proposed_isr = proposal.new_isr.clone();
+            ctx.emit(updated, || Event::IsrExpandProposed {
+                broker: leader,
+                tp: name.clone(),
+                replica: follower,
+                proposed_isr,
+            });
+            ctx.outbox
+                .push(Outgoing::AlterPartition { leader, proposal });
+        }
+        if previous == Some(fetch_offset) {
+            return;
+        }
+        if !self.maybe_increment_hw_and_complete(tp, updated, ctx) && ctx.trace.enabled() {
+            let high_watermark = self.partitions[&tp].high_watermark;
+            let bound = self.hw_bound(tp, ctx);
+            ctx.emit(updated, || Event::HighWatermarkHeld {
+                broker: leader,
+                tp: name,
+                high_watermark,
+                bound,
+            });
+        }
+    }
+
+    fn send_fetch_response(
+        &mut self,
+        response: FetchResponse,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        if ctx.trace.enabled() {
+            let (leader, follower) = (response.leader, response.follower);
+            let partitions = fetch_data_parts(&response, ctx);
+            ctx.emit(cause, || Event::FetchResponseSent {
+                leader,
+                follower,
+                partitions,
+            });
+        }
+        ctx.outbox.push(Outgoing::FetchResponse(response));
+    }
+
+    /// Kafka: `checkAndComplete` on the Fetch purgatory for one key.
+    pub fn check_and_complete_fetch(
+        &mut self,
+        key: TopicPartition,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        if self.fetch_purgatory.watched(&key) == 0 {
+            return;
+        }
+        let mut hooks = FetchHooks {
+            partitions: &self.partitions,
+            registry: &self.registry,
+            responses: Vec::new(),
+        };
+        self.fetch_purgatory.check_and_complete(&key, &mut hooks);
+        for (_, response) in hooks.responses {
+            self.send_fetch_response(response, cause, ctx);
+        }
+    }
+
+    /// The fetch purgatory's reaper step: parked fetches whose `max_wait_ms` ran out are answered
+    /// with whatever is there (usually nothing).
+    pub fn fetch_reaper_step(&mut self, ctx: &mut Ctx) {
+        let mut hooks = FetchHooks {
+            partitions: &self.partitions,
+            registry: &self.registry,
+            responses: Vec::new(),
+        };
+        self.fetch_purgatory.advance_clock(ctx.now_ms, &mut hooks);
+        for (_, response) in hooks.responses {
+            self.send_fetch_response(response, None, ctx);
+        }
+    }
+
+    // --- The follower side ---------------------------------------------------------------
+
+    /// Points each followed partition at its current leader's fetcher (Kafka:
+    /// `ReplicaFetcherManager.addFetcherForPartitions` / `removeFetcherForPartitions`), then lets
+    /// idle fetchers send.
+    pub fn sync_fetchers(&mut self, cause: Option<EventId>, ctx: &mut Ctx) {
+        let mut wanted: BTreeMap<BrokerId, BTreeMap<TopicPartition, u32>> = BTreeMap::new();
+        for (&tp, p) in &self.partitions {
+            if let (false, Some(leader)) = (p.is_leader(), p.leader) {
+                wanted.entry(leader).or_default().insert(tp, p.leader_epoch);
+            }
+        }
+        self.fetchers
+            .retain(|leader, _| wanted.contains_key(leader));
+        for (leader, parts) in wanted {
+            let fetcher = self.fetchers.entry(leader).or_default();
+            fetcher.partitions.retain(|tp, _| parts.contains_key(tp));
+            for (tp, epoch) in parts {
+                let entry = fetcher.partitions.entry(tp).or_insert(FetcherPartition {
+                    leader_epoch: epoch,
+                    delayed_until_ms: 0,
+                });
+                if entry.leader_epoch != epoch {
+                    *entry = FetcherPartition {
+                        leader_epoch: epoch,
+                        delayed_until_ms: 0,
+                    };
+                }
+            }
+        }
+        self.send_idle_fetches(cause, ctx);
+    }
+
+    /// Every fetcher with nothing in flight sends its next fetch (unless fetching is paused).
+    pub fn send_idle_fetches(&mut self, cause: Option<EventId>, ctx: &mut Ctx) {
+        let leaders: Vec<BrokerId> = self
+            .fetchers
+            .iter()
+            .filter(|(_, f)| f.in_flight.is_none())
+            .map(|(&l, _)| l)
+            .collect();
+        for leader in leaders {
+            self.send_fetch(leader, cause, ctx);
+        }
+    }
+
+    /// Kafka: `AbstractFetcherThread.maybeFetch`: one fetch for every ready partition of this
+    /// leader, each from the follower's own log end offset.
+    pub fn send_fetch(&mut self, leader: BrokerId, cause: Option<EventId>, ctx: &mut Ctx) {
+        if !self.running || self.fetching_paused {
+            return;
+        }
+        let session = self.new_fetch_session();
+        let Some(fetcher) = self.fetchers.get_mut(&leader) else {
+            return;
+        };
+        if fetcher.in_flight.is_some() {
+            return;
+        }
+        let now = ctx.now_ms;
+        let mut partitions = Vec::new();
+        let mut next_ready: Option<u64> = None;
+        for (&tp, fp) in &fetcher.partitions {
+            if fp.delayed_until_ms > now {
+                next_ready =
+                    Some(next_ready.map_or(fp.delayed_until_ms, |t| t.min(fp.delayed_until_ms)));
+                continue;
+            }
+            let p = &self.partitions[&tp];
+            partitions.push(FetchPartitionRequest {
+                tp,
+                fetch_offset: p.log_end_offset(),
+                last_fetched_epoch: p.log.latest_epoch(),
+                current_leader_epoch: fp.leader_epoch,
+            });
+        }
+        if partitions.is_empty() {
+            if let Some(at_ms) = next_ready {
+                ctx.outbox.push(Outgoing::FetcherWake {
+                    follower: self.id,
+                    leader,
+                    at_ms,
+                });
+            }
+            return;
+        }
+        fetcher.in_flight = Some(session);
+        let request = FetchRequest {
+            follower: self.id,
+            leader,
+            session,
+            broker_epoch: self.broker_epoch,
+            max_wait_ms: ctx.config.replica_fetch_wait_max_ms,
+            partitions,
+        };
+        if ctx.trace.enabled() {
+            let parts = fetch_parts(&request, ctx);
+            let follower = self.id;
+            ctx.emit(cause, || Event::FetchSent {
+                follower,
+                leader,
+                partitions: parts,
+            });
+        }
+        ctx.outbox.push(Outgoing::Fetch(request));
+    }
+
+    /// Kafka: `ReplicaFetcherThread.processPartitionData`: append, take the leader's HW (capped
+    /// at the own log end), truncate on a diverging epoch, back off a partition on an error;
+    /// then fetch again at once.
+    pub fn on_fetch_response(
+        &mut self,
+        response: FetchResponse,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let Some(fetcher) = self.fetchers.get_mut(&response.leader) else {
+            return;
+        };
+        if fetcher.in_flight != Some(response.session) {
+            return; // A response to a fetcher state that no longer exists.
+        }
+        fetcher.in_flight = None;
+        let backoff_until = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
+        let mut received = Vec::new();
+        for data in &response.partitions {
+            let Some(fp) = fetcher.partitions.get_mut(&data.tp) else {
+                continue;
+            };
+            let Some(p) = self.partitions.get_mut(&data.tp) else {
+                continue;
+            };
+            if data.error.is_error() {
+                fp.delayed_until_ms = backoff_until;
+            } else if let Some(diverging) = data.diverging {
+                let from = p.log_end_offset();
+                let to = diverging.start_offset.min(from);
+                p.truncate_to(to);
+                if to < from {
+                    let (broker, name) = (
+                        self.id,
+                        format!(
+                            "{}-{}",
+                            ctx.topic_names[data.tp.topic as usize], data.tp.partition
+                        ),
+                    );
+                    ctx.emit(cause, || Event::LogTruncated {
+                        broker,
+                        tp: name,
+                        from,
+                        to,
+                    });
+                }
+            } else if data.fetch_offset == p.log_end_offset() {
+                p.log.append_as_follower(&data.batches);
+                p.update_follower_high_watermark(data.high_watermark);
+            }
+            received.push(data.tp);
+        }
+        if ctx.trace.enabled() {
+            let (follower, leader) = (self.id, response.leader);
+            let partitions = response
+                .partitions
+                .iter()
+                .map(|d| {
+                    let p = &self.partitions[&d.tp];
+                    FetchDataPart {
+                        tp: ctx.tp_name(d.tp),
+                        error: d.error.name(),
+                        records: d.records(),
+                        high_watermark: p.high_watermark,
+                        log_end_offset: p.log_end_offset(),
+                        diverging_end_offset: d.diverging.map(|e| e.start_offset),
+                    }
+                })
+                .collect();
+            ctx.emit(cause, || Event::FetchResponseReceived {
+                follower,
+                leader,
+                partitions,
+            });
+        }
+        self.send_fetch(response.leader, cause, ctx);
+    }
+
+    /// The connection to the leader broke (it crashed): back off, then retry.
+    pub fn on_fetch_failed(
+        &mut self,
+        leader: BrokerId,
+        session: u64,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let Some(fetcher) = self.fetchers.get_mut(&leader) else {
+            return;
+        };
+        if fetcher.in_flight != Some(session) {
+            return;
+        }
+        fetcher.in_flight = None;
+        let retry_at_ms = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
+        for fp in fetcher.partitions.values_mut() {
+            fp.delayed_until_ms = retry_at_ms;
+        }
+        let follower = self.id;
+        ctx.emit(cause, || Event::FetchFailed {
+            follower,
+            leader,
+            reason: "connection to the leader lost".into(),
+            retry_at_ms,
+        });
+        ctx.outbox.push(Outgoing::FetcherWake {
+            follower,
+            leader,
+            at_ms: retry_at_ms,
+        });
+    }
+}
+
+fn fetch_parts(request: &FetchRequest, ctx: &Ctx) -> Vec<FetchPart> {
+    request
+        .partitions
+        .iter()
+        .map(|p| FetchPart {
+            tp: ctx.tp_name(p.tp),
+            fetch_offset: p.fetch_offset,
+        })
+        .collect()
+}
+
+fn fetch_data_parts(response: &FetchResponse, ctx: &Ctx) -> Vec<FetchDataPart> {
+    response
+        .partitions
+        .iter()
+        .map(|d| FetchDataPart {
+            tp: ctx.tp_name(d.tp),
+            error: d.error.name(),
+            records: d.records(),
+            high_watermark: d.high_watermark,
+            log_end_offset: d.log_end_offset,
+            diverging_end_offset: d.diverging.map(|e| e.start_offset),
+        })
+        .collect()
+}

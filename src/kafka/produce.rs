@@ -1,0 +1,567 @@
+//! The produce path: Kafka's `ReplicaManager.appendRecords` (acks validation, append to the
+//! local log, `delayedProduceRequestRequired`, the deferred purgatory action) and
+//! `DelayedProduce` with its Case A/B/C `tryComplete`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::broker::{Broker, Ctx};
+use super::errors::ErrorCode;
+use super::partition::{LeaderHwChange, Partition};
+use super::requests::RequestIdx;
+use super::TopicPartition;
+use crate::purgatory::{Completion, Hooks, OpId, Watched};
+use crate::trace::{Event, EventId, PartitionOutcome, ProduceStatusPart};
+
+/// Kafka: `DelayedProduce.ProducePartitionStatus`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducePartitionStatus {
+    /// Position of this partition in the request (and in its record).
+    pub slot: usize,
+    pub tp: TopicPartition,
+    /// `lastOffset + 1`: the op waits for `HW >= required_offset`.
+    pub required_offset: u64,
+    pub base_offset: i64,
+    /// `REQUEST_TIMED_OUT` as a placeholder while `acks_pending`.
+    pub error: ErrorCode,
+    pub acks_pending: bool,
+}
+
+/// Kafka: `DelayedProduce`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DelayedProduce {
+    pub request: RequestIdx,
+    pub created_ms: u64,
+    pub timeout_ms: u64,
+    pub partitions: Vec<ProducePartitionStatus>,
+}
+
+/// One ProduceRequest as it reaches `appendRecords`: the partitions KafkaApis did not filter out.
+#[derive(Clone, Debug)]
+pub struct ProduceCall {
+    pub request: RequestIdx,
+    pub acks: i64,
+    pub timeout_ms: u64,
+    /// `(slot in the request, partition, record count)`.
+    pub partitions: Vec<(usize, TopicPartition, u64)>,
+}
+
+/// What the produce purgatory's hooks report back, in the order it happened.
+enum ProduceDone {
+    Completed {
+        op: OpId,
+        request: RequestIdx,
+        how: Completion,
+        statuses: Vec<ProducePartitionStatus>,
+    },
+    Expired {
+        op: OpId,
+        request: RequestIdx,
+        pending: Vec<TopicPartition>,
+    },
+}
+
+struct ProduceHooks<'a> {
+    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    min_insync_replicas: u32,
+    done: Vec<ProduceDone>,
+}
+
+impl Hooks<DelayedProduce> for ProduceHooks<'_> {
+    /// Kafka: `DelayedProduce.tryComplete` with `ReplicaManager`'s validator (Case A/B/C). A
+    /// decided partition is never re-evaluated.
+    fn try_complete(&mut self, _id: OpId, op: &mut DelayedProduce) -> bool {
+        for status in op.partitions.iter_mut().filter(|s| s.acks_pending) {
+            let (has_enough, error) = match self.partitions.get(&status.tp) {
+                // Case A: not hosted here, but the topic exists.
+                None => (false, ErrorCode::NotLeaderOrFollower),
+                // Case B/C.
+                Some(p) => p.check_enough_replicas_reach_offset(
+                    status.required_offset,
+                    self.min_insync_replicas,
+                ),
+            };
+            if error.is_error() || has_enough {
+                status.acks_pending = false;
+                status.error = error;
+            }
+        }
+        op.partitions.iter().all(|s| !s.acks_pending)
+    }
+
+    fn on_complete(&mut self, op: OpId, delayed: &mut DelayedProduce, how: Completion) {
+        self.done.push(ProduceDone::Completed {
+            op,
+            request: delayed.request,
+            how,
+            statuses: delayed.partitions.clone(),
+        });
+    }
+
+    fn on_expiration(&mut self, op: OpId, delayed: &mut DelayedProduce) {
+        let pending = delayed
+            .partitions
+            .iter()
+            .filter(|s| s.acks_pending)
+            .map(|s| s.tp)
+            .collect();
+        self.done.push(ProduceDone::Expired {
+            op,
+            request: delayed.request,
+            pending,
+        });
+    }
+}
+
+impl Broker {
+    fn produce_hooks<'a>(
+        partitions: &'a BTreeMap<TopicPartition, Partition>,
+        ctx: &Ctx,
+    ) -> ProduceHooks<'a> {
+        ProduceHooks {
+            partitions,
+            min_insync_replicas: ctx.config.min_insync_replicas,
+            done: Vec::new(),
+        }
+    }
+
+    /// Kafka: `ReplicaManager.appendRecords` and what `KafkaApis` does around it.
+    pub fn handle_produce(&mut self, call: ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
+        if !matches!(call.acks, -1..=1) {
+            // Kafka: `isValidRequiredAcks` fails: every partition INVALID_REQUIRED_ACKS, nothing
+            // appended.
+            let statuses = call
+                .partitions
+                .iter()
+                .map(|&(slot, tp, _)| {
+                    self.reject(
+                        call.request,
+                        slot,
+                        tp,
+                        ErrorCode::InvalidRequiredAcks,
+                        "acks must be -1, 0 or 1",
+                        cause,
+                        ctx,
+                    )
+                })
+                .collect::<Vec<_>>();
+            self.send_produce_response(call.request, &statuses, cause, ctx);
+            return;
+        }
+        let mut statuses = Vec::with_capacity(call.partitions.len());
+        let mut deferred = Vec::new();
+        for &(slot, tp, count) in &call.partitions {
+            match self.append_to_local_log(call.request, slot, tp, count, call.acks, cause, ctx) {
+                Ok((status, change, appended)) => {
+                    statuses.push(status);
+                    deferred.push((tp, change, appended));
+                }
+                Err(status) => statuses.push(status),
+            }
+        }
+        let failed = statuses.iter().filter(|s| s.error.is_error()).count();
+        // Kafka: `delayedProduceRequestRequired`.
+        if call.acks == -1 && !statuses.is_empty() && failed < statuses.len() {
+            self.add_delayed_produce(&call, statuses, cause, ctx);
+        } else {
+            let broker = self.id;
+            let request = ctx.requests.get(call.request).id.clone();
+            let id = ctx.emit(cause, || Event::ProduceAnsweredAtOnce {
+                request,
+                broker,
+                acks: call.acks,
+            });
+            self.send_produce_response(call.request, &statuses, id, ctx);
+        }
+        // Kafka: `addCompletePurgatoryAction`, drained by `tryCompleteActions` after the request
+        // handler: INCREASED wakes produce and fetch waiters, SAME wakes only fetches.
+        for (tp, change, appended) in deferred {
+            match change {
+                LeaderHwChange::Increased => self.complete_delayed_requests(&[tp], appended, ctx),
+                LeaderHwChange::Same => self.check_and_complete_fetch(tp, appended, ctx),
+            }
+        }
+    }
+
+    /// Kafka: `appendToLocalLog` for one partition, then `buildProducePartitionStatus`.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn append_to_local_log(
+        &mut self,
+        request: RequestIdx,
+        slot: usize,
+        tp: TopicPartition,
+        count: u64,
+        acks: i64,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) -> Result<(ProducePartitionStatus, LeaderHwChange, Option<EventId>), ProducePartitionStatus>
+    {
+        let config = ctx.config;
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            // `getPartitionOrException`: the topic exists but this broker hosts no replica.
+            let why = "this broker hosts no replica of the partition";
+            return Err(self.reject(
+                request,
+                slot,
+                tp,
+                ErrorCode::NotLeaderOrFollower,
+                why,
+                cause,
+                ctx,
+            ));
+        };
+        let hw_before = p.high_watermark;
+        let appended = p.append_records_to_leader(
+            count,
+            acks,
+            Some(request),
+            ctx.now_ms,
+            config.replica_lag_time_max_ms,
+            config.min_insync_replicas,
+            &self.registry,
+        );
+        let (batch, change) = match appended {
+            Ok(ok) => ok,
+            Err(error) => {
+                let why = match error {
+                    ErrorCode::NotEnoughReplicas => {
+                        "the committed ISR is smaller than min.insync.replicas"
+                    }
+                    _ => "this broker is not the partition's leader",
+                };
+                return Err(self.reject(request, slot, tp, error, why, cause, ctx));
+            }
+        };
+        ctx.requests.get_mut(request).partitions[slot].base_offset = batch.base_offset as i64;
+        let p = &self.partitions[&tp];
+        let (broker, name, request_id) = (
+            self.id,
+            ctx.tp_name(tp),
+            ctx.requests.get(request).id.clone(),
+        );
+        let (leader_epoch, log_end_offset) = (p.leader_epoch, p.log_end_offset());
+        let id = ctx.emit(cause, || Event::RecordsAppended {
+            broker,
+            tp: name.clone(),
+            request: Some(request_id),
+            base_offset: batch.base_offset,
+            last_offset: batch.end_offset() - 1,
+            log_end_offset,
+            leader_epoch,
+            hw_change: change,
+        });
+        if change == LeaderHwChange::Increased {
+            // The append itself moved the HW (e.g. the ISR is the leader alone).
+            let (from, to, bound) = (hw_before, p.high_watermark, self.hw_bound(tp, ctx));
+            ctx.emit(id, || Event::HighWatermarkAdvanced {
+                broker,
+                tp: name,
+                from,
+                to,
+                bound,
+            });
+        }
+        let status = ProducePartitionStatus {
+            slot,
+            tp,
+            required_offset: batch.end_offset(),
+            base_offset: batch.base_offset as i64,
+            error: ErrorCode::None,
+            acks_pending: false,
+        };
+        Ok((status, change, id))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reject(
+        &self,
+        request: RequestIdx,
+        slot: usize,
+        tp: TopicPartition,
+        error: ErrorCode,
+        reason: &str,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) -> ProducePartitionStatus {
+        let (broker, name, request_id) = (
+            self.id,
+            ctx.tp_name(tp),
+            ctx.requests.get(request).id.clone(),
+        );
+        ctx.emit(cause, || Event::ProducePartitionRejected {
+            request: request_id,
+            broker,
+            tp: name,
+            error: error.name(),
+            reason: reason.to_string(),
+        });
+        ProducePartitionStatus {
+            slot,
+            tp,
+            required_offset: 0,
+            base_offset: -1,
+            error,
+            acks_pending: false,
+        }
+    }
+
+    /// Kafka: `maybeAddDelayedProduce`: a `DelayedProduce` whose appended partitions start
+    /// pending with the `REQUEST_TIMED_OUT` placeholder, watched on every partition of the
+    /// request (failed ones included).
+    fn add_delayed_produce(
+        &mut self,
+        call: &ProduceCall,
+        mut statuses: Vec<ProducePartitionStatus>,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        for s in statuses.iter_mut().filter(|s| !s.error.is_error()) {
+            s.acks_pending = true;
+            s.error = ErrorCode::RequestTimedOut;
+        }
+        let mut keys: Vec<TopicPartition> = statuses.iter().map(|s| s.tp).collect();
+        keys.sort();
+        keys.dedup();
+        let op = DelayedProduce {
+            request: call.request,
+            created_ms: ctx.now_ms,
+            timeout_ms: call.timeout_ms,
+            partitions: statuses,
+        };
+        let parts: Vec<ProduceStatusPart> = if ctx.trace.enabled() {
+            op.partitions
+                .iter()
+                .map(|s| ProduceStatusPart {
+                    tp: ctx.tp_name(s.tp),
+                    required_offset: s.required_offset,
+                    error: s.error.name(),
+                    acks_pending: s.acks_pending,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
+            op,
+            &keys,
+            ctx.now_ms,
+            call.timeout_ms,
+            &mut hooks,
+        );
+        let done = hooks.done;
+        let (broker, request_id) = (self.id, ctx.requests.get(call.request).id.clone());
+        let created = ctx.emit(cause, || Event::DelayedProduceCreated {
+            request: request_id,
+            broker,
+            op: op_id,
+            timeout_ms: call.timeout_ms,
+            partitions: parts,
+        });
+        let mut last = created;
+        if watched != Watched::CompletedOnFirstTry {
+            let estimated = self.produce_purgatory.estimated_total_operations();
+            let names = if ctx.trace.enabled() {
+                keys.iter().map(|&k| ctx.tp_name(k)).collect()
+            } else {
+                Vec::new()
+            };
+            last = ctx.emit(created, || Event::OperationWatched {
+                broker,
+                purgatory: "produce",
+                op: op_id,
+                keys: names,
+                estimated_total_operations: estimated,
+            });
+        }
+        if watched == Watched::Waiting {
+            if let Some(expires_at_ms) = self
+                .produce_purgatory
+                .timer_handle(op_id)
+                .and_then(|h| self.produce_purgatory.timer().expiration_ms(h))
+            {
+                ctx.emit(last, || Event::TimerAdded {
+                    broker,
+                    purgatory: "produce",
+                    op: op_id,
+                    expires_at_ms,
+                });
+            }
+        }
+        self.finish_produce_ops(done, last, ctx);
+    }
+
+    /// Kafka: `checkAndComplete` on the Produce purgatory for one key.
+    pub fn check_and_complete_produce(
+        &mut self,
+        key: TopicPartition,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let before = self.produce_purgatory.watched(&key);
+        if before == 0 {
+            return;
+        }
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let completed = self.produce_purgatory.check_and_complete(&key, &mut hooks);
+        let done = hooks.done;
+        let (broker, name, still_watched) = (
+            self.id,
+            ctx.tp_name(key),
+            self.produce_purgatory.watched(&key),
+        );
+        let id = ctx.emit(cause, || Event::CheckAndComplete {
+            broker,
+            purgatory: "produce",
+            key: name,
+            completed,
+            still_watched,
+        });
+        self.finish_produce_ops(done, id, ctx);
+    }
+
+    /// The produce purgatory's reaper step: expiries, then a purge if due.
+    pub fn produce_reaper_step(&mut self, ctx: &mut Ctx) {
+        let estimated_before = self.produce_purgatory.estimated_total_operations();
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let purged = self.produce_purgatory.advance_clock(ctx.now_ms, &mut hooks);
+        let done = hooks.done;
+        self.finish_produce_ops(done, None, ctx);
+        if let Some(removed) = purged {
+            let broker = self.id;
+            ctx.emit(None, || Event::Purged {
+                broker,
+                purgatory: "produce",
+                removed,
+                estimated_before,
+            });
+        }
+    }
+
+    /// Turns completions into responses (Kafka: `onComplete` → `sendResponseCallback`) and
+    /// expirations into metrics (`onExpiration` → `ExpiresPerSec`).
+    fn finish_produce_ops(
+        &mut self,
+        done: Vec<ProduceDone>,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let broker = self.id;
+        let mut completed_event = cause;
+        for item in done {
+            match item {
+                ProduceDone::Completed {
+                    op,
+                    request,
+                    how,
+                    statuses,
+                } => {
+                    let request_id = ctx.requests.get(request).id.clone();
+                    completed_event = ctx.emit(cause, || Event::OperationCompleted {
+                        broker,
+                        purgatory: "produce",
+                        op,
+                        request: Some(request_id),
+                        how,
+                    });
+                    self.send_produce_response(request, &statuses, completed_event, ctx);
+                }
+                ProduceDone::Expired {
+                    op,
+                    request,
+                    pending,
+                } => {
+                    self.metrics.produce_expires += pending.len() as u64;
+                    let request_id = ctx.requests.get(request).id.clone();
+                    let expired_partitions = if ctx.trace.enabled() {
+                        pending.iter().map(|&tp| ctx.tp_name(tp)).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    ctx.emit(completed_event, || Event::OperationExpired {
+                        broker,
+                        purgatory: "produce",
+                        op,
+                        request: Some(request_id),
+                        expired_partitions,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Kafka: `KafkaApis.sendResponseCallback`: a response for acks 1 and -1; for acks 0 none,
+    /// and a closed connection if any partition failed.
+    fn send_produce_response(
+        &self,
+        request: RequestIdx,
+        statuses: &[ProducePartitionStatus],
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        let now = ctx.now_ms;
+        let record = ctx.requests.get_mut(request);
+        for s in statuses {
+            record.partitions[s.slot].error = Some(s.error);
+        }
+        let broker = self.id;
+        if record.acks == 0 {
+            if record
+                .partitions
+                .iter()
+                .any(|p| p.error.is_some_and(|e| e.is_error()))
+            {
+                record.connection_closed = true;
+                let request_id = record.id.clone();
+                ctx.emit(cause, || Event::ConnectionClosed {
+                    request: request_id,
+                    broker,
+                    reason: "acks=0 request failed: the broker closes the connection instead of answering".into(),
+                });
+            }
+            return;
+        }
+        let latency_ms = now - record.received_ms;
+        ctx.requests.respond(request, now);
+        if ctx.trace.enabled() {
+            let record = ctx.requests.get(request);
+            let partitions = record
+                .partitions
+                .iter()
+                .map(|p| PartitionOutcome {
+                    tp: format!("{}-{}", p.topic, p.partition),
+                    error: p.error.map_or("NONE", |e| e.name()),
+                    base_offset: p.base_offset,
+                })
+                .collect();
+            let request_id = record.id.clone();
+            ctx.emit(cause, || Event::ProduceResponseSent {
+                request: request_id,
+                broker,
+                latency_ms,
+                partitions,
+            });
+        }
+    }
+
+    /// A crash loses every waiting request: the client sees its connection drop.
+    pub fn drop_waiting_produce_requests(&mut self, cause: Option<EventId>, ctx: &mut Ctx) {
+        let broker = self.id;
+        let requests: Vec<RequestIdx> = self
+            .produce_purgatory
+            .waiting()
+            .map(|(_, op)| op.request)
+            .collect();
+        for request in requests {
+            let record = ctx.requests.get_mut(request);
+            record.connection_closed = true;
+            let request_id = record.id.clone();
+            ctx.emit(cause, || Event::ConnectionClosed {
+                request: request_id,
+                broker,
+                reason: "the broker crashed before answering".into(),
+            });
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The client's side of each produce request: when it was sent, whether and when it was answered,
+//! and with what per partition. This is what the result document's `responses` reports.
+
+use serde::Serialize;
+
+use super::errors::ErrorCode;
+use super::BrokerId;
+
+/// Index of a produce request in its run (the order of the produce actions).
+pub type RequestIdx = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionAnswer {
+    pub topic: String,
+    pub partition: i64,
+    /// `None` until answered (and forever, for a request never answered).
+    pub error: Option<ErrorCode>,
+    /// The first offset appended, or -1.
+    pub base_offset: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProduceRecord {
+    pub id: String,
+    pub broker: BrokerId,
+    pub acks: i64,
+    pub timeout_ms: u64,
+    pub received_ms: u64,
+    pub responded_ms: Option<u64>,
+    pub connection_closed: bool,
+    pub partitions: Vec<PartitionAnswer>,
+}
+
+impl ProduceRecord {
+    pub fn is_answered(&self) -> bool {
+        self.responded_ms.is_some()
+    }
+
+    /// Still waiting for the broker (not answered, not acks=0, connection open).
+    pub fn is_waiting(&self) -> bool {
+        self.responded_ms.is_none() && !self.connection_closed && self.acks != 0
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RequestLog {
+    records: Vec<ProduceRecord>,
+}
+
+impl RequestLog {
+    pub fn push(&mut self, record: ProduceRecord) -> RequestIdx {
+        self.records.push(record);
+        (self.records.len() - 1) as RequestIdx
+    }
+
+    pub fn get(&self, idx: RequestIdx) -> &ProduceRecord {
+        &self.records[idx as usize]
+    }
+
+    pub fn get_mut(&mut self, idx: RequestIdx) -> &mut ProduceRecord {
+        &mut self.records[idx as usize]
+    }
+
+    pub fn all(&self) -> &[ProduceRecord] {
+        &self.records
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Records the response the broker sends now. A request is answered at most once.
+    pub fn respond(&mut self, idx: RequestIdx, now_ms: u64) {
+        let record = &mut self.records[idx as usize];
+        assert!(
+            record.responded_ms.is_none(),
+            "request {} answered twice",
+            record.id
+        );
+        record.responded_ms = Some(now_ms);
+    }
+}

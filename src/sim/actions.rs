@@ -1,0 +1,278 @@
+//! Applying the contract's actions (scenario-format.md, "Actions").
+
+use super::action::{Action, ProduceSpec, TimedAction};
+use super::queue::Scheduled;
+use super::Simulation;
+use crate::kafka::errors::ErrorCode;
+use crate::kafka::produce::ProduceCall;
+use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
+use crate::kafka::BrokerId;
+use crate::trace::Event;
+
+impl Simulation {
+    pub(super) fn apply_action(&mut self, action: TimedAction) {
+        self.action_log.push(action.clone());
+        match action.action {
+            Action::Produce(spec) => self.produce(spec),
+            Action::PauseFollower { broker } => self.set_paused(broker, true),
+            Action::ResumeFollower { broker } => self.set_paused(broker, false),
+            Action::CrashBroker { broker } => self.crash(broker),
+            Action::RestartBroker { broker } => self.restart(broker),
+            Action::ElectLeader {
+                topic,
+                partition,
+                broker,
+            } => self.elect_leader(&topic, partition, broker),
+        }
+    }
+
+    fn ignore(&mut self, action: &'static str, reason: String) {
+        self.trace.emit(self.now_ms, None, || Event::ActionIgnored {
+            action,
+            reason,
+        });
+    }
+
+    fn valid_broker(&mut self, action: &'static str, broker: BrokerId) -> bool {
+        let ok = (broker.0 as usize) < self.brokers.len();
+        if !ok {
+            self.ignore(action, format!("there is no broker {broker}"));
+        }
+        ok
+    }
+
+    /// One ProduceRequest reaching its broker: KafkaApis filters unknown partitions first, then
+    /// `appendRecords` takes the rest.
+    fn produce(&mut self, spec: ProduceSpec) {
+        let resolved: Vec<_> = spec
+            .records
+            .iter()
+            .map(|r| self.resolve(&r.topic, r.partition))
+            .collect();
+        let broker = spec.broker.unwrap_or_else(|| {
+            resolved
+                .iter()
+                .flatten()
+                .find_map(|tp| self.controller.partitions[tp].leader)
+                .unwrap_or(BrokerId(0))
+        });
+        let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
+        let down = (broker.0 as usize) >= self.brokers.len() || !self.is_running(broker);
+        let partitions = spec
+            .records
+            .iter()
+            .zip(&resolved)
+            .map(|(r, tp)| PartitionAnswer {
+                topic: r.topic.clone(),
+                partition: r.partition,
+                error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
+                base_offset: -1,
+            })
+            .collect();
+        let request = self.requests.push(ProduceRecord {
+            id: spec.id.clone(),
+            broker,
+            acks: spec.acks,
+            timeout_ms,
+            received_ms: self.now_ms,
+            responded_ms: None,
+            connection_closed: down,
+            partitions,
+        });
+        let received = self
+            .trace
+            .emit(self.now_ms, None, || Event::ProduceReceived {
+                request: spec.id.clone(),
+                broker,
+                acks: spec.acks,
+                timeout_ms,
+                partitions: spec
+                    .records
+                    .iter()
+                    .map(|r| (format!("{}-{}", r.topic, r.partition), r.count as u64))
+                    .collect(),
+            });
+        if down {
+            let reason = format!("broker {broker} is down: the connection is refused");
+            self.trace
+                .emit(self.now_ms, received, || Event::ConnectionClosed {
+                    request: spec.id.clone(),
+                    broker,
+                    reason,
+                });
+            return;
+        }
+        for (r, tp) in spec.records.iter().zip(&resolved) {
+            if tp.is_none() {
+                let tp = format!("{}-{}", r.topic, r.partition);
+                self.trace
+                    .emit(self.now_ms, received, || Event::ProducePartitionRejected {
+                        request: spec.id.clone(),
+                        broker,
+                        tp,
+                        error: ErrorCode::UnknownTopicOrPartition.name(),
+                        reason: "no such topic or partition in the metadata".into(),
+                    });
+            }
+        }
+        let call = ProduceCall {
+            request,
+            acks: spec.acks,
+            timeout_ms,
+            partitions: spec
+                .records
+                .iter()
+                .zip(&resolved)
+                .enumerate()
+                .filter_map(|(slot, (r, tp))| tp.map(|tp| (slot, tp, r.count as u64)))
+                .collect(),
+        };
+        self.with_broker(broker, |b, ctx| b.handle_produce(call, received, ctx));
+        self.refresh_reaper_wake(broker);
+    }
+
+    fn set_paused(&mut self, broker: BrokerId, paused: bool) {
+        let action = if paused {
+            "pause_follower"
+        } else {
+            "resume_follower"
+        };
+        if !self.valid_broker(action, broker) {
+            return;
+        }
+        if !self.is_running(broker) {
+            return self.ignore(action, format!("broker {broker} is down"));
+        }
+        let event = if paused {
+            Event::FollowerPaused { broker }
+        } else {
+            Event::FollowerResumed { broker }
+        };
+        let id = self.trace.emit(self.now_ms, None, || event);
+        self.with_broker(broker, |b, ctx| {
+            b.fetching_paused = paused;
+            if !paused {
+                b.send_idle_fetches(id, ctx);
+            }
+        });
+    }
+
+    /// The process stops: its purgatories and fetchers are gone, waiting clients see their
+    /// connections drop, followers fetching from it notice a hop later, and the controller fences
+    /// it once its session times out.
+    fn crash(&mut self, broker: BrokerId) {
+        if !self.valid_broker("crash_broker", broker) {
+            return;
+        }
+        if !self.is_running(broker) {
+            return self.ignore("crash_broker", format!("broker {broker} is already down"));
+        }
+        let id = self
+            .trace
+            .emit(self.now_ms, None, || Event::BrokerCrashed { broker });
+        self.with_broker(broker, |b, ctx| {
+            b.drop_waiting_produce_requests(id, ctx);
+            b.crash(ctx.now_ms, ctx.config);
+        });
+        self.reaper_wake_ms[broker.0 as usize] = None;
+        let d = self.config.network_delay_ms;
+        for follower in &self.brokers {
+            if let Some(session) = follower.fetchers.get(&broker).and_then(|f| f.in_flight) {
+                let at = self.now_ms + d;
+                self.agenda.schedule(
+                    at,
+                    Scheduled::FetchFailed {
+                        follower: follower.id,
+                        leader: broker,
+                        session,
+                    },
+                );
+            }
+        }
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        let started = hb.alive_since_ms.take().unwrap_or(0);
+        let h = self.config.broker_heartbeat_interval_ms.max(1);
+        // Heartbeats are timers, which run after actions within a millisecond: none leaves now.
+        hb.last_sent_ms = if self.now_ms == started {
+            started
+        } else {
+            started.max((self.now_ms - 1) / h * h)
+        };
+        let incarnation = hb.incarnation;
+        let expiry =
+            self.last_heartbeat_arrival_ms(broker) + self.config.broker_session_timeout_ms + 1;
+        self.agenda.schedule(
+            expiry.max(self.now_ms),
+            Scheduled::SessionExpiry {
+                broker,
+                incarnation,
+            },
+        );
+    }
+
+    /// The process comes back with its log, as a follower of everything it hosts (it does not
+    /// act as leader before the controller has processed its registration), and registers.
+    fn restart(&mut self, broker: BrokerId) {
+        if !self.valid_broker("restart_broker", broker) {
+            return;
+        }
+        if self.is_running(broker) {
+            return self.ignore(
+                "restart_broker",
+                format!("broker {broker} is already running"),
+            );
+        }
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        hb.alive_since_ms = Some(self.now_ms);
+        hb.incarnation += 1;
+        let broker_epoch = hb.incarnation;
+        let id = self
+            .trace
+            .emit(self.now_ms, None, || Event::BrokerRestarted {
+                broker,
+                broker_epoch,
+            });
+        let registry = self.controller.registry.clone();
+        let records: Vec<_> = self.controller.partitions.values().cloned().collect();
+        self.with_broker(broker, |b, ctx| {
+            b.restart(broker_epoch, registry, &records, id, ctx)
+        });
+        let at = self.now_ms + self.config.network_delay_ms;
+        self.agenda.schedule(
+            at,
+            Scheduled::RegistrationArrives {
+                broker,
+                broker_epoch,
+            },
+        );
+    }
+
+    fn elect_leader(&mut self, topic: &str, partition: i64, broker: BrokerId) {
+        if !self.valid_broker("elect_leader", broker) {
+            return;
+        }
+        let Some(tp) = self.resolve(topic, partition) else {
+            return self.ignore(
+                "elect_leader",
+                format!("there is no partition {topic}-{partition}"),
+            );
+        };
+        let result = if self.is_running(broker) {
+            self.controller.elect_leader(tp, broker)
+        } else {
+            Err(crate::kafka::controller::ElectionRefused::BrokerDown)
+        };
+        match result {
+            Ok(delta) => self.publish(delta, None),
+            Err(reason) => {
+                let name = self.tp_name(tp);
+                self.trace
+                    .emit(self.now_ms, None, || Event::LeaderElectionRefused {
+                        tp: name,
+                        broker,
+                        reason,
+                    });
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! What each scheduled item does when it comes due.
+
+use super::queue::Scheduled;
+use super::Simulation;
+use crate::kafka::BrokerId;
+use crate::trace::Event;
+
+impl Simulation {
+    pub(super) fn dispatch(&mut self, item: Scheduled) {
+        match item {
+            Scheduled::FetchArrives(request) => {
+                let (leader, follower, session) =
+                    (request.leader, request.follower, request.session);
+                if self.is_running(leader) {
+                    self.with_broker(leader, |b, ctx| b.handle_fetch(request, None, ctx));
+                } else {
+                    // Nobody listens: the follower sees the connection refused a hop later.
+                    let at = self.now_ms + self.config.network_delay_ms;
+                    self.agenda.schedule(
+                        at,
+                        Scheduled::FetchFailed {
+                            follower,
+                            leader,
+                            session,
+                        },
+                    );
+                }
+            }
+            Scheduled::FetchResponseArrives(response) => {
+                if self.is_running(response.follower) {
+                    let follower = response.follower;
+                    self.with_broker(follower, |b, ctx| b.on_fetch_response(response, None, ctx));
+                }
+            }
+            Scheduled::FetchFailed {
+                follower,
+                leader,
+                session,
+            } => {
+                if self.is_running(follower) {
+                    self.with_broker(follower, |b, ctx| {
+                        b.on_fetch_failed(leader, session, None, ctx)
+                    });
+                }
+            }
+            Scheduled::FetcherWake { follower, leader } => {
+                if self.is_running(follower) {
+                    self.with_broker(follower, |b, ctx| b.send_fetch(leader, None, ctx));
+                }
+            }
+            Scheduled::AlterPartitionDone { leader, proposal } => {
+                let result = self.controller.alter_partition(&proposal);
+                if let Ok(record) = &result {
+                    let delta = crate::kafka::metadata::MetadataDelta {
+                        partitions: vec![record.clone()],
+                        brokers: vec![],
+                    };
+                    self.publish(delta, None);
+                }
+                if self.is_running(leader) {
+                    self.with_broker(leader, |b, ctx| {
+                        b.on_alter_partition_result(&proposal, result, ctx)
+                    });
+                }
+            }
+            Scheduled::ReaperWake { broker } => {
+                let b = broker.0 as usize;
+                if self.reaper_wake_ms[b] != Some(self.now_ms) {
+                    return; // superseded by an earlier wake
+                }
+                self.reaper_wake_ms[b] = None;
+                if self.is_running(broker) {
+                    self.with_broker(broker, |b, ctx| {
+                        b.produce_reaper_step(ctx);
+                        b.fetch_reaper_step(ctx);
+                    });
+                }
+            }
+            Scheduled::IsrExpiration { broker } => {
+                if self.is_running(broker) {
+                    self.with_broker(broker, |b, ctx| b.on_isr_expiration(ctx));
+                }
+                // A period of 0 would never let time move on; Kafka refuses it outright.
+                let period = self.config.isr_expiration_period_ms().max(1);
+                self.agenda
+                    .schedule(self.now_ms + period, Scheduled::IsrExpiration { broker });
+            }
+            Scheduled::SessionExpiry {
+                broker,
+                incarnation,
+            } => self.on_session_expiry(broker, incarnation),
+            Scheduled::RegistrationArrives {
+                broker,
+                broker_epoch,
+            } => {
+                let delta = self.controller.register_restart(broker, broker_epoch);
+                let id = self
+                    .trace
+                    .emit(self.now_ms, None, || Event::BrokerUnfenced { broker });
+                self.publish(delta, id);
+            }
+            Scheduled::MetadataArrives { broker, delta } => {
+                if self.is_running(broker) {
+                    self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, None, ctx));
+                }
+            }
+        }
+    }
+
+    pub(super) fn is_running(&self, broker: BrokerId) -> bool {
+        self.brokers[broker.0 as usize].running
+    }
+
+    /// The controller fences a broker whose heartbeats stopped more than the session timeout ago.
+    fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
+        let hb = self.heartbeats[broker.0 as usize];
+        if hb.alive_since_ms.is_some()
+            || hb.incarnation != incarnation
+            || self.controller.registry.is_fenced(broker)
+        {
+            return;
+        }
+        let last_heartbeat_ms = self.last_heartbeat_arrival_ms(broker);
+        let delta = self.controller.fence(broker);
+        let id = self.trace.emit(self.now_ms, None, || Event::BrokerFenced {
+            broker,
+            last_heartbeat_ms,
+        });
+        self.publish(delta, id);
+    }
+
+    /// When the controller received the broker's last heartbeat: heartbeats leave at t = 0, H,
+    /// 2H, ... and at each restart, while the process runs, and take one network delay.
+    pub(super) fn last_heartbeat_arrival_ms(&self, broker: BrokerId) -> u64 {
+        self.heartbeats[broker.0 as usize].last_sent_ms + self.config.network_delay_ms
+    }
+}

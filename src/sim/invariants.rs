@@ -1,0 +1,1 @@
+//! Invariants checked after every step in tests.

@@ -1,0 +1,92 @@
+//! Builds the result document (scenario-format.md, "Result") from the simulation's state.
+
+use super::Simulation;
+use crate::scenario::result::{
+    PartitionResponseResult, PartitionResult, PurgatoryGauges, ReplicaResult, ResponseResult,
+    RunResult,
+};
+
+pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResult {
+    let responses = sim
+        .requests
+        .all()
+        .iter()
+        .map(|r| {
+            // Errors are reported once answered (or decided, for acks=0); never-answered ones are null.
+            let answered = r.responded_ms.is_some() || r.acks == 0;
+            ResponseResult {
+                id: r.id.clone(),
+                received_ms: r.received_ms,
+                responded_ms: r.responded_ms,
+                connection_closed: r.connection_closed,
+                partitions: r
+                    .partitions
+                    .iter()
+                    .map(|p| PartitionResponseResult {
+                        topic: p.topic.clone(),
+                        partition: p.partition,
+                        error: if answered {
+                            p.error.map(|e| e.name())
+                        } else {
+                            None
+                        },
+                        base_offset: p.base_offset,
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let mut partitions = Vec::new();
+    for record in sim.controller.partitions.values() {
+        let tp = record.tp;
+        let hosted = |b: crate::kafka::BrokerId| sim.brokers[b.0 as usize].partitions.get(&tp);
+        let leader_state = record
+            .leader
+            .filter(|&l| sim.is_running(l))
+            .and_then(hosted)
+            .filter(|p| p.is_leader());
+        let (isr, high_watermark) = match leader_state {
+            Some(p) => (p.isr.clone(), p.high_watermark),
+            // No running leader: the controller's ISR, and the highest HW any replica holds.
+            None => (
+                record.isr.clone(),
+                record
+                    .assignment
+                    .iter()
+                    .filter_map(|&b| hosted(b))
+                    .map(|p| p.high_watermark)
+                    .max()
+                    .unwrap_or(0),
+            ),
+        };
+        partitions.push(PartitionResult {
+            topic: sim.topic_names[tp.topic as usize].clone(),
+            partition: tp.partition,
+            leader: record.leader,
+            leader_epoch: record.leader_epoch,
+            isr,
+            high_watermark,
+            replicas: record
+                .assignment
+                .iter()
+                .map(|&b| ReplicaResult {
+                    broker: b,
+                    log_end_offset: hosted(b).map_or(0, |p| p.log_end_offset()),
+                })
+                .collect(),
+        });
+    }
+    let mut purgatory = PurgatoryGauges::default();
+    for b in sim.brokers.iter().filter(|b| b.running) {
+        purgatory.purgatory_size += b.produce_purgatory.purgatory_size() as u64;
+        purgatory.num_delayed_operations += b.produce_purgatory.num_delayed_operations() as u64;
+    }
+    RunResult {
+        name: name.to_string(),
+        seed: sim.seed,
+        run_until_ms,
+        responses,
+        partitions,
+        purgatory,
+    }
+}

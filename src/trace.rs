@@ -1,0 +1,361 @@
+//! The causal event trace: every change in the model is one event that names what caused it, so
+//! a reader can follow "broker 2's fetch at offset 10 arrived → the HW of t-0 moved 0 → 10 →
+//! check_and_complete(t-0) → p1 completed with NONE". The runner prints it as JSON Lines; the
+//! page narrates it.
+
+use serde::Serialize;
+
+use crate::kafka::controller::{AlterPartitionError, ElectionRefused};
+use crate::kafka::partition::{HwBound, LeaderHwChange};
+use crate::kafka::BrokerId;
+use crate::purgatory::{Completion, OpId};
+
+/// An event's number in its run, from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct EventId(pub u64);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceEvent {
+    pub at_ms: u64,
+    pub id: EventId,
+    /// The event that caused this one; `None` for actions and for periodic tasks.
+    pub cause: Option<EventId>,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// A partition's part in a produce request or response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionOutcome {
+    pub tp: String,
+    pub error: &'static str,
+    pub base_offset: i64,
+}
+
+/// A partition's part in a fetch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchPart {
+    pub tp: String,
+    pub fetch_offset: u64,
+}
+
+/// A partition's part in a fetch response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchDataPart {
+    pub tp: String,
+    pub error: &'static str,
+    pub records: u64,
+    pub high_watermark: u64,
+    pub log_end_offset: u64,
+    /// Set when the follower's log diverges: the end offset it must truncate to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diverging_end_offset: Option<u64>,
+}
+
+/// A DelayedProduce partition status, as created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProduceStatusPart {
+    pub tp: String,
+    pub required_offset: u64,
+    pub error: &'static str,
+    pub acks_pending: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    // --- Actions -------------------------------------------------------------------------
+    ProduceReceived {
+        request: String,
+        broker: BrokerId,
+        acks: i64,
+        timeout_ms: u64,
+        partitions: Vec<(String, u64)>,
+    },
+    FollowerPaused {
+        broker: BrokerId,
+    },
+    FollowerResumed {
+        broker: BrokerId,
+    },
+    BrokerCrashed {
+        broker: BrokerId,
+    },
+    BrokerRestarted {
+        broker: BrokerId,
+        broker_epoch: u64,
+    },
+    ActionIgnored {
+        action: &'static str,
+        reason: String,
+    },
+
+    // --- Produce path --------------------------------------------------------------------
+    /// A partition answered before any append (KafkaApis filtering, acks validation, the
+    /// leader check or the pre-append min-ISR check).
+    ProducePartitionRejected {
+        request: String,
+        broker: BrokerId,
+        tp: String,
+        error: &'static str,
+        reason: String,
+    },
+    RecordsAppended {
+        broker: BrokerId,
+        tp: String,
+        request: Option<String>,
+        base_offset: u64,
+        last_offset: u64,
+        log_end_offset: u64,
+        leader_epoch: u32,
+        hw_change: LeaderHwChange,
+    },
+    /// `delayedProduceRequestRequired` was false: the response goes out at once.
+    ProduceAnsweredAtOnce {
+        request: String,
+        broker: BrokerId,
+        acks: i64,
+    },
+    DelayedProduceCreated {
+        request: String,
+        broker: BrokerId,
+        op: OpId,
+        timeout_ms: u64,
+        partitions: Vec<ProduceStatusPart>,
+    },
+    /// `tryCompleteElseWatch` watched the operation after a failed first try.
+    OperationWatched {
+        broker: BrokerId,
+        purgatory: &'static str,
+        op: OpId,
+        keys: Vec<String>,
+        estimated_total_operations: u64,
+    },
+    TimerAdded {
+        broker: BrokerId,
+        purgatory: &'static str,
+        op: OpId,
+        expires_at_ms: u64,
+    },
+    CheckAndComplete {
+        broker: BrokerId,
+        purgatory: &'static str,
+        key: String,
+        completed: usize,
+        still_watched: usize,
+    },
+    OperationCompleted {
+        broker: BrokerId,
+        purgatory: &'static str,
+        op: OpId,
+        request: Option<String>,
+        how: Completion,
+    },
+    /// Kafka's `onExpiration` (ExpiresPerSec marked for the partitions still pending).
+    OperationExpired {
+        broker: BrokerId,
+        purgatory: &'static str,
+        op: OpId,
+        request: Option<String>,
+        expired_partitions: Vec<String>,
+    },
+    ProduceResponseSent {
+        request: String,
+        broker: BrokerId,
+        latency_ms: u64,
+        partitions: Vec<PartitionOutcome>,
+    },
+    /// acks=0 met an error: no response, the connection is closed; or the broker died.
+    ConnectionClosed {
+        request: String,
+        broker: BrokerId,
+        reason: String,
+    },
+    Purged {
+        broker: BrokerId,
+        purgatory: &'static str,
+        removed: usize,
+        estimated_before: u64,
+    },
+
+    // --- Replication ---------------------------------------------------------------------
+    FetchSent {
+        follower: BrokerId,
+        leader: BrokerId,
+        partitions: Vec<FetchPart>,
+    },
+    FetchReceived {
+        leader: BrokerId,
+        follower: BrokerId,
+        partitions: Vec<FetchPart>,
+    },
+    /// What the leader learned of a follower from one fetch offset.
+    FollowerStateUpdated {
+        leader: BrokerId,
+        follower: BrokerId,
+        tp: String,
+        previous_log_end_offset: Option<u64>,
+        log_end_offset: u64,
+        last_caught_up_time_ms: u64,
+    },
+    HighWatermarkAdvanced {
+        broker: BrokerId,
+        tp: String,
+        from: u64,
+        to: u64,
+        bound: HwBound,
+    },
+    /// A follower's progress did not move the HW; `bound` says what holds it.
+    HighWatermarkHeld {
+        broker: BrokerId,
+        tp: String,
+        high_watermark: u64,
+        bound: HwBound,
+    },
+    FetchParked {
+        leader: BrokerId,
+        follower: BrokerId,
+        op: OpId,
+        max_wait_ms: u64,
+    },
+    FetchResponseSent {
+        leader: BrokerId,
+        follower: BrokerId,
+        partitions: Vec<FetchDataPart>,
+    },
+    FetchResponseReceived {
+        follower: BrokerId,
+        leader: BrokerId,
+        partitions: Vec<FetchDataPart>,
+    },
+    FetchFailed {
+        follower: BrokerId,
+        leader: BrokerId,
+        reason: String,
+        retry_at_ms: u64,
+    },
+    LogTruncated {
+        broker: BrokerId,
+        tp: String,
+        from: u64,
+        to: u64,
+    },
+
+    // --- ISR and leadership --------------------------------------------------------------
+    IsrShrinkProposed {
+        broker: BrokerId,
+        tp: String,
+        out_of_sync: Vec<BrokerId>,
+        proposed_isr: Vec<BrokerId>,
+    },
+    IsrExpandProposed {
+        broker: BrokerId,
+        tp: String,
+        replica: BrokerId,
+        proposed_isr: Vec<BrokerId>,
+    },
+    IsrChangeCommitted {
+        broker: BrokerId,
+        tp: String,
+        isr: Vec<BrokerId>,
+        partition_epoch: u32,
+    },
+    IsrChangeRejected {
+        broker: BrokerId,
+        tp: String,
+        error: AlterPartitionError,
+    },
+    BrokerFenced {
+        broker: BrokerId,
+        last_heartbeat_ms: u64,
+    },
+    BrokerUnfenced {
+        broker: BrokerId,
+    },
+    /// The controller changed a partition record.
+    PartitionChanged {
+        tp: String,
+        leader: Option<BrokerId>,
+        leader_epoch: u32,
+        isr: Vec<BrokerId>,
+        partition_epoch: u32,
+    },
+    LeaderElectionRefused {
+        tp: String,
+        broker: BrokerId,
+        reason: ElectionRefused,
+    },
+    BecameLeader {
+        broker: BrokerId,
+        tp: String,
+        leader_epoch: u32,
+        isr: Vec<BrokerId>,
+        leader_epoch_start_offset: u64,
+    },
+    BecameFollower {
+        broker: BrokerId,
+        tp: String,
+        leader: Option<BrokerId>,
+        leader_epoch: u32,
+    },
+    IsrUpdated {
+        broker: BrokerId,
+        tp: String,
+        isr: Vec<BrokerId>,
+        partition_epoch: u32,
+    },
+}
+
+/// Collects events when enabled; costs one branch when not.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    enabled: bool,
+    next_id: u64,
+    events: Vec<TraceEvent>,
+}
+
+impl Trace {
+    pub fn new(enabled: bool) -> Self {
+        Trace {
+            enabled,
+            next_id: 1,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Records the event built by `make` (only called when enabled) and returns its id.
+    #[inline]
+    pub fn emit(
+        &mut self,
+        at_ms: u64,
+        cause: Option<EventId>,
+        make: impl FnOnce() -> Event,
+    ) -> Option<EventId> {
+        if !self.enabled {
+            return None;
+        }
+        let id = EventId(self.next_id);
+        self.next_id += 1;
+        self.events.push(TraceEvent {
+            at_ms,
+            id,
+            cause,
+            event: make(),
+        });
+        Some(id)
+    }
+
+    /// Takes the events recorded since the last drain.
+    pub fn drain(&mut self) -> Vec<TraceEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    pub fn pending(&self) -> &[TraceEvent] {
+        &self.events
+    }
+}

@@ -1,0 +1,1 @@
+//! The WebAssembly boundary (the page's issue fills it in).
