@@ -34,6 +34,8 @@ port_is_free() {
     python3 - "$1" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+# As http.server does: a port in TIME_WAIT is usable, one with a live listener is not.
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 try:
     s.bind(("127.0.0.1", int(sys.argv[1])))
 except OSError:
