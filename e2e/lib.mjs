@@ -1,0 +1,130 @@
+// Helpers for the end-to-end specs: a static server on a free loopback port, headless Chromium
+// through playwright-core (Debian's /usr/bin/chromium; trap 9: no browser download), console and
+// page error collection, screenshots into e2e/screenshots/.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(E2E_DIR, '..');
+/** What the server serves: the repo root (index.html at the top), or $E2E_ROOT. */
+export const SERVE_ROOT = path.resolve(process.env.E2E_ROOT || REPO_ROOT);
+export const SCREENSHOT_DIR = path.join(E2E_DIR, 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Start `python3 -m http.server` on 127.0.0.1. Port 0 lets the kernel choose a free port, which
+ * the server prints; no race with another server (trap 8). Resolves once GET / answers and the
+ * process is still ours and alive. Returns { url, port, stop() }.
+ */
+export async function startServer(root = SERVE_ROOT, { timeoutMs = 15000 } = {}) {
+  if (!existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`no index.html in ${root} (set E2E_ROOT to serve another folder)`);
+  }
+  const child = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exited = null;
+  child.on('exit', (code, signal) => { exited = { code, signal }; });
+  let out = '';
+  let log = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { log += d; if (log.length > 200000) log = log.slice(-100000); });
+
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    for (let i = 0; i < 50 && !exited; i++) await sleep(20);
+    if (!exited) child.kill('SIGKILL');
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  let port = null;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`static server exited (${JSON.stringify(exited)}): ${out}${log}`);
+    if (port === null) {
+      const m = /port (\d+)/.exec(out);
+      if (m) port = Number(m[1]);
+    }
+    if (port !== null) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) });
+        await res.arrayBuffer();
+        if (res.ok && !exited) {
+          return { url: `http://127.0.0.1:${port}/`, port, root, stop, log: () => log };
+        }
+      } catch { /* not up yet */ }
+    }
+    await sleep(50);
+  }
+  await stop();
+  throw new Error(`static server did not come up within ${timeoutMs} ms: ${out}${log}`);
+}
+
+/** Headless Chromium. As root it needs --no-sandbox (trap 6). */
+export async function launchBrowser(extraArgs = []) {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (run scripts/setup.sh)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...extraArgs],
+  });
+}
+
+/**
+ * Record the page's console errors, uncaught exceptions and failed requests.
+ * Returns an array that fills as they happen; each entry is a one-line string.
+ */
+export function collectErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      // Chromium fetches /favicon.ico by itself; its 404 is the browser's noise, not the page's.
+      // (A page can avoid it with <link rel="icon" href="data:,">.)
+      if (loc && /\/favicon\.ico$/.test(loc.url || '')) return;
+      errors.push(`console.error: ${msg.text()}${loc && loc.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.stack || err.message || err}`));
+  page.on('requestfailed', (req) => {
+    errors.push(`request failed: ${req.method()} ${req.url()}: ${req.failure()?.errorText ?? '?'}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
+  });
+  return errors;
+}
+
+/** Throw if any error was collected. */
+export function assertNoErrors(errors, what = 'page') {
+  if (errors.length) {
+    throw new Error(`${what} reported ${errors.length} error(s):\n  ${errors.join('\n  ')}`);
+  }
+}
+
+/** Save a PNG screenshot to e2e/screenshots/NAME.png; returns its path. */
+export async function screenshot(page, name, { fullPage = true } = {}) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, name.endsWith('.png') ? name : `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}
+
+/** A fresh browser context and page with error collection: { context, page, errors }. */
+export async function openPage(browser, { viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  return { context, page, errors };
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}

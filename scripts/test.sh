@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Run every test, stopping at the first failure: install what is missing, rustfmt check, native
+# tests (release), the wasm build (with wasm-opt), wasm tests in headless Chrome and Node, and the
+# Playwright end-to-end specs against a server on a free port.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-2}
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+
+passed=0
+start=$SECONDS
+
+stage() {
+    local name=$1
+    shift
+    local t0=$SECONDS
+    printf '\n==== %s: %s\n' "$name" "$*"
+    if "$@"; then
+        passed=$((passed + 1))
+        printf '==== %s: ok (%d s)\n' "$name" $((SECONDS - t0))
+    else
+        local rc=$?
+        printf '\n==== %s: FAILED (exit %d, after %d s): %s\n' "$name" "$rc" $((SECONDS - t0)) "$*" >&2
+        printf 'test: %d passed, 1 failed\n' "$passed"
+        exit 1
+    fi
+}
+
+wasm_tests() {
+    # Trap 5: without --headless the runner serves and waits forever; --chrome and --node together.
+    # Trap 7: point at Debian's chromedriver so nothing is downloaded.
+    local driver
+    driver=$(command -v chromedriver) || { echo "chromedriver not found" >&2; return 1; }
+    timeout 1800 wasm-pack test --headless --chrome --chromedriver "$driver" --node
+}
+
+stage setup scripts/setup.sh
+stage fmt cargo fmt --all -- --check
+stage native-tests cargo test --release
+stage wasm-build npm run build
+stage wasm-tests wasm_tests
+stage e2e npm run e2e
+
+printf '\nall stages passed in %d s\n' $((SECONDS - start))
+printf 'test: %d passed, 0 failed\n' "$passed"
