@@ -1,1 +1,299 @@
-//! The hierarchical timing wheel (Kafka's `SystemTimer` + `TimingWheel`).
+//! The hierarchical timing wheel (Kafka's `SystemTimer` + `TimingWheel`), generic over the task
+//! type and knowing nothing of Kafka.
+//!
+//! Levels of wheels are created on demand; each bucket waits in a delay queue keyed by its
+//! expiration; when the caller advances the clock, due buckets are flushed and their entries
+//! either cascade into finer buckets or are handed back as expired. Everything is deterministic:
+//! a slab with generational handles, intrusive lists, and a heap with sequence-number tie-breaks.
+//! See ../shared/kafka-semantics.md section (d) for the rules followed here.
+
+mod delay_queue;
+mod entries;
+mod invariants;
+mod view;
+mod wheel;
+
+#[cfg(test)]
+mod tests;
+
+use delay_queue::DelayQueue;
+use entries::{Entries, NIL};
+use wheel::{BucketId, Placement, TimingWheel};
+
+pub use view::{BucketView, LevelView, TimerView};
+
+/// Kafka's `SystemTimer` default tick.
+pub const DEFAULT_TICK_MS: u64 = 1;
+/// Kafka's `SystemTimer` default wheel size.
+pub const DEFAULT_WHEEL_SIZE: usize = 20;
+
+/// A handle to a scheduled entry. Generational, so a stale handle (entry already fired or
+/// cancelled) is harmless.
+///
+/// Serialized as `{"slot": u32, "generation": u32}` rather than one u64, so that it stays an
+/// exact JavaScript number however often a slot is reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct TimerHandle {
+    slot: u32,
+    generation: u32,
+}
+
+impl TimerHandle {
+    /// The slab slot. Slots are reused after an entry fires or is cancelled.
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// How many earlier entries this slot has held.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+/// The outcome of [`Timer::add`].
+#[must_use = "an expired task is handed back and must be run by the caller"]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddResult<T> {
+    /// Placed in a bucket; will be passed to `advance_clock`'s callback when due.
+    Scheduled(TimerHandle),
+    /// Already expired at insertion (Kafka: insert rejected as expired, task run at once). The
+    /// task is handed back.
+    Expired(T),
+}
+
+impl<T> AddResult<T> {
+    /// The handle, when the task was scheduled.
+    pub fn handle(&self) -> Option<TimerHandle> {
+        match self {
+            AddResult::Scheduled(handle) => Some(*handle),
+            AddResult::Expired(_) => None,
+        }
+    }
+}
+
+/// Kafka: `SystemTimer` with its `TimingWheel` hierarchy and `DelayQueue`.
+#[derive(Clone, Debug)]
+pub struct Timer<T> {
+    entries: Entries<T>,
+    /// Level 0 is the finest wheel; level k + 1 is level k's overflow wheel.
+    levels: Vec<TimingWheel>,
+    delay_queue: DelayQueue,
+}
+
+impl<T> Timer<T> {
+    /// Kafka's defaults: tick_ms 1, wheel_size 20.
+    pub fn new(start_ms: u64) -> Self {
+        Self::with_wheel(DEFAULT_TICK_MS, DEFAULT_WHEEL_SIZE, start_ms)
+    }
+
+    /// A timer whose finest wheel has `wheel_size` buckets of `tick_ms` each, starting at
+    /// `start_ms` rounded down to a multiple of `tick_ms`.
+    pub fn with_wheel(tick_ms: u64, wheel_size: usize, start_ms: u64) -> Self {
+        assert!(tick_ms >= 1, "tick_ms must be at least 1");
+        // With one bucket a level holds nothing and its overflow wheel has the same tick, so
+        // the hierarchy would never end.
+        assert!(wheel_size >= 2, "wheel_size must be at least 2");
+        assert!(wheel_size <= u32::MAX as usize, "wheel_size must fit u32");
+        Timer {
+            entries: Entries::new(),
+            levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
+            delay_queue: DelayQueue::default(),
+        }
+    }
+
+    /// Kafka: `SystemTimer.add`. Expiration = `now_ms + delay_ms`, where `now_ms` is the caller's
+    /// clock; the wheels' own current times lag it and move only when a bucket expires.
+    ///
+    /// A zero delay is `Expired` at once even when the wheels lag (where Kafka would park the
+    /// task in an already-due bucket until the reaper's next poll). Panics if `now_ms` is behind
+    /// the finest wheel's current time (the caller's clock went backwards) or the expiration
+    /// overflows u64.
+    pub fn add(&mut self, now_ms: u64, delay_ms: u64, task: T) -> AddResult<T> {
+        let wheel_time_ms = self.current_time_ms();
+        assert!(
+            now_ms >= wheel_time_ms,
+            "timer add at {now_ms} ms is behind the timer's clock at {wheel_time_ms} ms"
+        );
+        let expiration_ms = now_ms
+            .checked_add(delay_ms)
+            .expect("timer expiration overflows u64");
+        if delay_ms == 0 {
+            return AddResult::Expired(task);
+        }
+        match self.target_bucket(expiration_ms) {
+            None => AddResult::Expired(task),
+            Some(bucket) => {
+                let handle = self.entries.insert(task, expiration_ms, bucket);
+                self.link(handle.slot, bucket);
+                AddResult::Scheduled(handle)
+            }
+        }
+    }
+
+    /// Kafka: `TimerTask.cancel`. O(1) unlink. Returns the task if the entry was still live;
+    /// `None` for stale handles. Cancelled entries never fire. The bucket stays queued even if
+    /// it is now empty, and is later flushed as a no-op, as in Kafka.
+    pub fn cancel(&mut self, handle: TimerHandle) -> Option<T> {
+        let slot = self.entries.slot_of(handle)?;
+        let id = self.entries.entry(slot).bucket;
+        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
+        self.entries.unlink(bucket, slot);
+        Some(self.entries.remove(slot).1)
+    }
+
+    /// Number of live entries (Kafka's `taskCounter` / `NumDelayedOperations`).
+    pub fn size(&self) -> usize {
+        self.entries.live()
+    }
+
+    /// Earliest expiration among buckets waiting in the delay queue (possibly a bucket emptied
+    /// by cancels; Kafka flushes those as no-ops too). `None` when the queue is empty.
+    ///
+    /// Because the wheels lag the caller's clock, this can be earlier than the caller's `now`;
+    /// advancing to `max(now, next)` is then correct, and advancing to the earlier value is
+    /// harmless.
+    pub fn next_expiration_ms(&self) -> Option<u64> {
+        self.delay_queue.peek_expiration_ms()
+    }
+
+    /// Kafka: `SystemTimer.advanceClock` without the blocking poll. While the delay queue's head
+    /// bucket has expiration <= `now_ms`: pop it, advance the wheels to its expiration, flush
+    /// it, and re-insert each entry, which either cascades into a finer bucket or is passed to
+    /// `on_expired` because it is now due. Buckets go in order of (expiration, offer order);
+    /// within a bucket, entries go in insertion order. Returns whether any bucket was processed.
+    pub fn advance_clock(
+        &mut self,
+        now_ms: u64,
+        mut on_expired: impl FnMut(TimerHandle, T),
+    ) -> bool {
+        let mut processed = false;
+        while let Some(queued) = self.delay_queue.pop_due(now_ms) {
+            processed = true;
+            self.advance_wheels(queued.expiration_ms);
+            self.flush(queued.bucket, queued.expiration_ms, &mut on_expired);
+        }
+        processed
+    }
+
+    /// The expiration time of a live entry.
+    pub fn expiration_ms(&self, handle: TimerHandle) -> Option<u64> {
+        self.entries.get(handle).map(|entry| entry.expiration_ms)
+    }
+
+    /// The task of a live entry.
+    pub fn get(&self, handle: TimerHandle) -> Option<&T> {
+        self.entries.get(handle).map(|entry| &entry.task)
+    }
+
+    /// The task of a live entry, mutably. Changing the task never moves the entry.
+    pub fn get_mut(&mut self, handle: TimerHandle) -> Option<&mut T> {
+        self.entries.get_mut(handle).map(|entry| &mut entry.task)
+    }
+
+    /// Where a live entry sits now: (level index, bucket index). Level 0 is the finest wheel.
+    pub fn locate(&self, handle: TimerHandle) -> Option<(usize, usize)> {
+        self.entries
+            .get(handle)
+            .map(|entry| (entry.bucket.level as usize, entry.bucket.index as usize))
+    }
+
+    /// The finest wheel's current time (Kafka: `TimingWheel.currentTimeMs` of the first level).
+    /// It lags the caller's clock and moves only when a bucket expires.
+    pub fn current_time_ms(&self) -> u64 {
+        self.levels[0].current_time_ms
+    }
+
+    /// How many wheel levels exist so far (overflow wheels are created on demand).
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Kafka: `TimingWheel.add` without the append. Walks up the levels, creating overflow
+    /// wheels as needed, until one holds `expiration_ms`; sets that bucket's expiration and
+    /// offers it to the delay queue if the value changed. `None` means already expired.
+    fn target_bucket(&mut self, expiration_ms: u64) -> Option<BucketId> {
+        let mut level = 0;
+        loop {
+            match self.levels[level].placement(expiration_ms) {
+                Placement::Expired => return None,
+                Placement::Overflow => {
+                    if level + 1 == self.levels.len() {
+                        let overflow = self.levels[level].overflow_wheel();
+                        self.levels.push(overflow);
+                    }
+                    level += 1;
+                }
+                Placement::Bucket {
+                    index,
+                    expiration_ms: bucket_expiration_ms,
+                } => {
+                    let id = BucketId {
+                        level: level as u32,
+                        index: index as u32,
+                    };
+                    let bucket = &mut self.levels[level].buckets[index];
+                    if bucket.set_expiration(bucket_expiration_ms) {
+                        bucket.queued = true;
+                        self.delay_queue.offer(bucket_expiration_ms, id);
+                    }
+                    return Some(id);
+                }
+            }
+        }
+    }
+
+    fn link(&mut self, slot: u32, id: BucketId) {
+        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
+        self.entries.push_back(bucket, id, slot);
+    }
+
+    /// Kafka: `TimingWheel.advanceClock`, which recurses into the overflow wheel with the new
+    /// current time whenever a level moves.
+    fn advance_wheels(&mut self, time_ms: u64) {
+        let mut time_ms = time_ms;
+        for wheel in &mut self.levels {
+            if !wheel.advance_clock(time_ms) {
+                break;
+            }
+            time_ms = wheel.current_time_ms;
+        }
+    }
+
+    /// Kafka: `TimerTaskList.flush(addTimerTaskEntry)`. Detaches the bucket's list, resets its
+    /// expiration to unset, and re-inserts each entry in list order.
+    fn flush<F: FnMut(TimerHandle, T)>(
+        &mut self,
+        id: BucketId,
+        expiration_ms: u64,
+        on_expired: &mut F,
+    ) {
+        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
+        assert!(
+            bucket.queued,
+            "a bucket popped from the delay queue was not queued"
+        );
+        assert_eq!(
+            bucket.expiration_ms,
+            Some(expiration_ms),
+            "a queued bucket's expiration changed"
+        );
+        let mut cursor = bucket.take_list();
+        while cursor != NIL {
+            let next = self.entries.entry(cursor).next;
+            self.reinsert(cursor, on_expired);
+            cursor = next;
+        }
+    }
+
+    /// Kafka: `SystemTimer.addTimerTaskEntry` for an entry coming out of a flushed bucket.
+    fn reinsert<F: FnMut(TimerHandle, T)>(&mut self, slot: u32, on_expired: &mut F) {
+        let expiration_ms = self.entries.entry(slot).expiration_ms;
+        match self.target_bucket(expiration_ms) {
+            Some(id) => self.link(slot, id),
+            None => {
+                let (handle, task) = self.entries.remove(slot);
+                on_expired(handle, task);
+            }
+        }
+    }
+}
