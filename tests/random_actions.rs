@@ -63,24 +63,47 @@ fn random_scenario(seed: u64) -> Scenario {
                 let records = (0..rng.range(1, 2))
                     .map(|_| {
                         let t = rng.below(topics.len() as u64 + 1) as usize;
-                        let topic = topics.get(t).map_or("missing".to_string(), |t| t.name.clone());
-                        RecordBatchSpec { topic, partition: rng.range(0, 3) as i64, count: rng.range(1, 20) as u32 }
+                        let topic = topics
+                            .get(t)
+                            .map_or("missing".to_string(), |t| t.name.clone());
+                        RecordBatchSpec {
+                            topic,
+                            partition: rng.range(0, 3) as i64,
+                            count: rng.range(1, 20) as u32,
+                        }
                     })
                     .collect();
                 let acks = [-1, -1, -1, 1, 0, 2][rng.below(6) as usize];
                 let timeout_ms = (rng.below(3) == 0).then(|| rng.range(0, 5_000));
                 let broker = (rng.below(5) == 0).then_some(broker);
-                Action::Produce(ProduceSpec { id: format!("p{i}"), acks, records, timeout_ms, broker })
+                Action::Produce(ProduceSpec {
+                    id: format!("p{i}"),
+                    acks,
+                    records,
+                    timeout_ms,
+                    broker,
+                })
             }
             5 => Action::PauseFollower { broker },
             6 => Action::ResumeFollower { broker },
             7 => Action::CrashBroker { broker },
             8 => Action::RestartBroker { broker },
-            _ => Action::ElectLeader { topic: topics[0].name.clone(), partition: rng.range(0, 2) as i64, broker },
+            _ => Action::ElectLeader {
+                topic: topics[0].name.clone(),
+                partition: rng.range(0, 2) as i64,
+                broker,
+            },
         };
         actions.push(TimedAction { at_ms: at, action });
     }
-    Scenario { name: format!("random-{seed}"), seed, config, topics, actions, run_until_ms }
+    Scenario {
+        name: format!("random-{seed}"),
+        seed,
+        config,
+        topics,
+        actions,
+        run_until_ms,
+    }
 }
 
 fn run_checked(scenario: &Scenario) -> Result<(), String> {
@@ -91,7 +114,8 @@ fn run_checked(scenario: &Scenario) -> Result<(), String> {
             break;
         }
         sim.step();
-        sim.check_invariants(&mut state).map_err(|e| format!("at {t} ms: {e}"))?;
+        sim.check_invariants(&mut state)
+            .map_err(|e| format!("at {t} ms: {e}"))?;
     }
     // Liveness: a request the broker kept must be answered by its deadline (acks=0 never is).
     let result = sim.result(&scenario.name, scenario.run_until_ms);
@@ -100,7 +124,12 @@ fn run_checked(scenario: &Scenario) -> Result<(), String> {
         if record.acks != 0 && !record.connection_closed && deadline < scenario.run_until_ms {
             match r.responded_ms {
                 Some(t) if t <= deadline => {}
-                other => return Err(format!("{} (deadline {deadline}) answered at {other:?}", r.id)),
+                other => {
+                    return Err(format!(
+                        "{} (deadline {deadline}) answered at {other:?}",
+                        r.id
+                    ))
+                }
             }
         }
     }
@@ -109,10 +138,19 @@ fn run_checked(scenario: &Scenario) -> Result<(), String> {
 
 #[test]
 fn random_action_sequences_keep_every_invariant() {
-    let runs: u64 = std::env::var("RANDOM_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000);
-    let first: u64 = std::env::var("RANDOM_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let runs: u64 = std::env::var("RANDOM_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000);
+    let first: u64 = std::env::var("RANDOM_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     for seed in first..first + runs {
         let scenario = random_scenario(seed);
+        if runs == 1 {
+            eprintln!("{}", scenario.to_json());
+        }
         if let Err(e) = run_checked(&scenario) {
             panic!("seed {seed}: {e}\nreplay with RANDOM_SEED={seed} RANDOM_RUNS=1\nscenario: {scenario:#?}");
         }

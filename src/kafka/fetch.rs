@@ -83,6 +83,8 @@ pub struct Fetcher {
     pub partitions: BTreeMap<TopicPartition, FetcherPartition>,
     /// The session of the fetch in flight, if any.
     pub in_flight: Option<u64>,
+    /// When the last fetch left.
+    pub last_sent_ms: u64,
 }
 
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
@@ -470,6 +472,7 @@ impl Broker {
             return;
         }
         fetcher.in_flight = Some(session);
+        fetcher.last_sent_ms = now;
         let request = FetchRequest {
             follower: self.id,
             leader,
@@ -506,6 +509,7 @@ impl Broker {
             return; // A response to a fetcher state that no longer exists.
         }
         fetcher.in_flight = None;
+        let sent_ms = fetcher.last_sent_ms;
         let backoff_until = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
         let mut received = Vec::new();
         for data in &response.partitions {
@@ -518,8 +522,16 @@ impl Broker {
             if data.error.is_error() {
                 fp.delayed_until_ms = backoff_until;
             } else if let Some(diverging) = data.diverging {
+                // Kafka: `AbstractFetcherThread.getOffsetTruncationState`: truncate to where the
+                // leader's epoch ends, but no further than where this log's own records of that
+                // epoch (or the latest older one) end, so the next fetch carries an older epoch
+                // and the exchange converges.
                 let from = p.log_end_offset();
-                let to = diverging.start_offset.min(from);
+                let own_end = p
+                    .log
+                    .end_offset_for_epoch(diverging.epoch)
+                    .map_or(0, |e| e.start_offset);
+                let to = diverging.start_offset.min(own_end).min(from);
                 p.truncate_to(to);
                 if to < from {
                     let (broker, name) = (
@@ -564,6 +576,22 @@ impl Broker {
                 leader,
                 partitions,
             });
+        }
+        let empty = response
+            .partitions
+            .iter()
+            .all(|d| d.records() == 0 && d.diverging.is_none());
+        if empty && sent_ms == ctx.now_ms {
+            // With no network delay and no fetch wait, an empty round trip takes no simulated
+            // time; a real fetcher loop still takes some, so the next fetch leaves 1 ms later
+            // instead of spinning within one millisecond.
+            let (follower, leader) = (self.id, response.leader);
+            ctx.outbox.push(Outgoing::FetcherWake {
+                follower,
+                leader,
+                at_ms: ctx.now_ms + 1,
+            });
+            return;
         }
         self.send_fetch(response.leader, cause, ctx);
     }

@@ -180,13 +180,14 @@ impl Log {
         }
     }
 
-    /// Kafka: `UnifiedLog.truncateTo`. Drops everything at and above `offset`.
+    /// Kafka: `UnifiedLog.truncateTo`. Drops everything at and above `offset`, including epoch
+    /// entries that start there (a former leader's epoch with no records of its own).
     pub fn truncate_to(&mut self, offset: u64) {
+        self.epochs.retain(|e| e.start_offset < offset);
         if offset >= self.log_end_offset {
             return;
         }
         self.log_end_offset = offset;
-        self.epochs.retain(|e| e.start_offset < offset);
         while let Some(last) = self.recent.back_mut() {
             if last.base_offset >= offset {
                 self.recent.pop_back();

@@ -26,7 +26,10 @@ impl Simulation {
                 let key = (broker.id, *tp, p.leader_epoch);
                 if let Some(&previous) = state.leader_hw.get(&key) {
                     if p.high_watermark < previous {
-                        return Err(format!("{name}: HW on leader {} went back {previous} -> {}", broker.id, p.high_watermark));
+                        return Err(format!(
+                            "{name}: HW on leader {} went back {previous} -> {}",
+                            broker.id, p.high_watermark
+                        ));
                     }
                 }
                 state.leader_hw.insert(key, p.high_watermark);
@@ -51,11 +54,17 @@ impl Simulation {
                 ));
             }
             if broker.produce_purgatory.purgatory_size() < waiting {
-                return Err(format!("broker {}: PurgatorySize below the waiting operations", broker.id));
+                return Err(format!(
+                    "broker {}: PurgatorySize below the waiting operations",
+                    broker.id
+                ));
             }
             let fetch_waiting = broker.fetch_purgatory.waiting().count();
             if fetch_waiting != broker.fetch_purgatory.num_delayed_operations() {
-                return Err(format!("broker {}: fetch purgatory timer out of step", broker.id));
+                return Err(format!(
+                    "broker {}: fetch purgatory timer out of step",
+                    broker.id
+                ));
             }
         }
         self.check_new_answers(state)
@@ -100,7 +109,10 @@ impl Simulation {
     }
 
     fn actual_log_end_offset(&self, broker: BrokerId, tp: TopicPartition) -> u64 {
-        self.brokers[broker.0 as usize].partitions.get(&tp).map_or(0, |p| p.log_end_offset())
+        self.brokers[broker.0 as usize]
+            .partitions
+            .get(&tp)
+            .map_or(0, |p| p.log_end_offset())
     }
 
     /// The record counts of a produce action, by its id, from the action log.
