@@ -51,7 +51,8 @@ fn to_json_value(value: JsValue, what: &str) -> Result<Value, JsError> {
         return serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")));
     }
     if value.is_undefined() || value.is_null() {
-        return Err(err(format!("{what}: expected an object, found {value:?}")));
+        let found = if value.is_null() { "null" } else { "undefined" };
+        return Err(err(format!("{what}: expected an object, found {found}")));
     }
     serde_wasm_bindgen::from_value(value).map_err(|e| err(format!("{what}: {e}")))
 }
@@ -134,9 +135,11 @@ impl Playground {
         if obj.contains_key("at_ms") {
             return Err(err("command.at_ms: commands apply now; leave at_ms out"));
         }
+        let mut generated = false;
         let is_produce = obj.get("action").and_then(Value::as_str) == Some("produce");
         if is_produce && !obj.contains_key("id") {
             obj.insert("id".into(), json!(self.fresh_id()));
+            generated = true;
         }
         obj.insert("at_ms".into(), json!(0));
         let doc = json!({
@@ -148,7 +151,16 @@ impl Playground {
             "run_until_ms": 0,
         });
         let parsed = Scenario::from_value(&doc)
-            .map_err(|e| err(e.to_string().replacen("actions[0]", "command", 1)))?;
+            .map_err(|e| err(e.to_string().replacen("actions[0]", "command", 1)));
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                if generated {
+                    self.next_id -= 1; // a refused command does not use up an id
+                }
+                return Err(e);
+            }
+        };
         let mut action = parsed.actions.into_iter().next().ok_or_else(|| err("command: empty"))?;
         let id = match &action.action {
             Action::Produce(p) => {

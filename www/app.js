@@ -30,6 +30,8 @@ export class PlaygroundApp {
     this.clock = new SimClock((ms) => this.advance(ms), () => this.frame());
     this.scenarioName = null;
     this.setup = PAGE_DEFAULTS;
+    // With reduced motion, messages jump between whole milliseconds instead of gliding.
+    this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     this.wire();
   }
 
@@ -333,7 +335,7 @@ export class PlaygroundApp {
   frame() {
     if (!this.dirty || !this.sim) {
       // Messages still glide between whole milliseconds at slow speeds.
-      if (this.sim && this.clock.playing && this.snap?.in_flight.length) renderCluster(this.$('.cluster'), this.snap, this.snap.now_ms + this.clock.fraction);
+      if (this.sim && this.clock.playing && this.snap?.in_flight.length && !this.reducedMotion.matches) renderCluster(this.$('.cluster'), this.snap, this.snap.now_ms + this.clock.fraction);
       return;
     }
     this.dirty = false;
@@ -343,7 +345,7 @@ export class PlaygroundApp {
     this.noteWheel(snap);
     this.$('.now').textContent = `${snap.now_ms.toLocaleString('en')} ms`;
     this.$('.next').textContent = snap.next_event_ms != null ? `next event at ${snap.next_event_ms.toLocaleString('en')} ms` : 'nothing scheduled';
-    renderCluster(this.$('.cluster'), snap, snap.now_ms + this.clock.fraction);
+    renderCluster(this.$('.cluster'), snap, snap.now_ms + (this.reducedMotion.matches ? 0 : this.clock.fraction));
     renderPurgatory(this.$('.purgatory'), snap, this.selected);
     const t = this.selected ? this.tracks.get(this.selected) : null;
     const selectedOps = new Set();

@@ -12,5 +12,9 @@ export function renderEventLog(el, lines, filter) {
     shown.push(l);
   }
   shown.reverse();
-  patch(el.querySelector('.log-lines'), shown.map((l) => `<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span> ${l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text)}</li>`).join('') || '<li class="muted">No events match.</li>');
+  const list = el.querySelector('.log-lines');
+  // Follow the newest line unless the reader scrolled up to read older ones.
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  patch(list, shown.map((l) => `<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span> ${l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text)}</li>`).join('') || '<li class="muted">No events match.</li>');
+  if (atEnd) list.scrollTop = list.scrollHeight;
 }
