@@ -35,6 +35,8 @@ export default async function pageSpec(ctx) {
   await waitResponse(ctx, page, 'p1', 'NONE');
   ctx.assert((await page.textContent('[data-testid="hw-t-0"]')) === '10', 'HW of t-0 is 10 after p1');
   await page.click('[data-testid="play"]'); // pause
+  const path1 = await page.textContent('.codepath');
+  ctx.assert(/completed by checkAndComplete\(t-0\)/.test(path1) && /the HW of t-0 reached 10/.test(path1), `code path says why p1 completed: ${path1}`);
   await ctx.screenshot(page, 'acks-all-none');
 
   // Both followers paused: the request waits in the purgatory and on the wheel.
@@ -46,6 +48,8 @@ export default async function pageSpec(ctx) {
   ctx.assert((await page.textContent('[data-testid="num-delayed-operations"]')) === '1', 'one DelayedProduce waiting');
   ctx.assert((await page.textContent('[data-testid="purgatory-size"]')) === '1', 'PurgatorySize 1');
   ctx.assert(await page.$('.wheel .bucket.full'), 'the op sits in a wheel bucket');
+  const path2 = await page.textContent('.codepath');
+  ctx.assert(/watch on t-0/.test(path2) && /timer: expires at/.test(path2), `code path shows watch and timer: ${path2}`);
   await ctx.screenshot(page, 'acks-all-waiting');
   await setSpeed(page, 800); // fast
   await page.click('[data-testid="play"]');

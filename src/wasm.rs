@@ -92,8 +92,8 @@ impl Playground {
                 json!([{ "name": "t", "partitions": 1, "replication_factor": brokers.clamp(1, 3) }]),
             );
         }
-        let scenario =
-            Scenario::from_value(&doc).map_err(|e| err(format!("setup.{e}").replace(".: ", ": ")))?;
+        let scenario = Scenario::from_value(&doc)
+            .map_err(|e| err(format!("setup.{e}").replace(".: ", ": ")))?;
         Playground::build(&scenario)
     }
 
@@ -130,7 +130,9 @@ impl Playground {
     pub fn command(&mut self, command: JsValue) -> Result<JsValue, JsError> {
         let mut value = to_json_value(command, "command")?;
         let Some(obj) = value.as_object_mut() else {
-            return Err(err("command: expected an object like {action: \"produce\", ...}"));
+            return Err(err(
+                "command: expected an object like {action: \"produce\", ...}",
+            ));
         };
         if obj.contains_key("at_ms") {
             return Err(err("command.at_ms: commands apply now; leave at_ms out"));
@@ -161,7 +163,11 @@ impl Playground {
                 return Err(e);
             }
         };
-        let mut action = parsed.actions.into_iter().next().ok_or_else(|| err("command: empty"))?;
+        let mut action = parsed
+            .actions
+            .into_iter()
+            .next()
+            .ok_or_else(|| err("command: empty"))?;
         let id = match &action.action {
             Action::Produce(p) => {
                 if !self.ids.insert(p.id.clone()) {

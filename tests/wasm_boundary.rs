@@ -6,7 +6,9 @@
 
 use js_sys::{Array, Reflect};
 use purgatory_playground::kafka::config::{Config, TopicSpec};
-use purgatory_playground::sim::action::{Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction};
+use purgatory_playground::sim::action::{
+    Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction,
+};
 use purgatory_playground::sim::{view, Simulation};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -15,10 +17,19 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn waiting_sim(requests: usize) -> Simulation {
-    let topics = vec![TopicSpec { name: "t".into(), partitions: 1, replication_factor: 3 }];
+    let topics = vec![TopicSpec {
+        name: "t".into(),
+        partitions: 1,
+        replication_factor: 3,
+    }];
     let mut sim = Simulation::new(0, Config::default(), topics, true).unwrap();
     for b in [1, 2] {
-        sim.schedule_action(TimedAction { at_ms: 0, action: Action::PauseFollower { broker: BrokerId(b) } });
+        sim.schedule_action(TimedAction {
+            at_ms: 0,
+            action: Action::PauseFollower {
+                broker: BrokerId(b),
+            },
+        });
     }
     sim.run_until(600);
     for i in 0..requests {
@@ -27,7 +38,11 @@ fn waiting_sim(requests: usize) -> Simulation {
             action: Action::Produce(ProduceSpec {
                 id: format!("p{i}"),
                 acks: -1,
-                records: vec![RecordBatchSpec { topic: "t".into(), partition: 0, count: 1 }],
+                records: vec![RecordBatchSpec {
+                    topic: "t".into(),
+                    partition: 0,
+                    count: 1,
+                }],
                 timeout_ms: Some(30_000),
                 broker: None,
             }),
@@ -38,7 +53,8 @@ fn waiting_sim(requests: usize) -> Simulation {
 }
 
 fn to_js<T: Serialize>(v: &T) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
 }
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -53,7 +69,10 @@ fn the_snapshot_crosses_as_plain_js_data() {
     let brokers = Array::from(&get(&snap, "brokers"));
     assert_eq!(brokers.length(), 3);
     let purgatory = get(&brokers.get(0), "produce_purgatory");
-    assert_eq!(get(&purgatory, "num_delayed_operations").as_f64(), Some(3.0));
+    assert_eq!(
+        get(&purgatory, "num_delayed_operations").as_f64(),
+        Some(3.0)
+    );
     // `None` crosses as null (json_compatible), not undefined, so the page can test `== null`.
     let first = Array::from(&get(&snap, "requests")).get(0);
     assert!(get(&first, "responded_ms").is_null());
@@ -81,6 +100,12 @@ fn trace_events_cross_with_their_tags() {
     let events = to_js(&sim.drain_trace());
     let events = Array::from(&events);
     assert!(events.length() > 0);
-    let tags: Vec<String> = events.iter().map(|e| get(&e, "event").as_string().unwrap()).collect();
-    assert!(tags.iter().any(|t| t == "delayed_produce_created"), "{tags:?}");
+    let tags: Vec<String> = events
+        .iter()
+        .map(|e| get(&e, "event").as_string().unwrap())
+        .collect();
+    assert!(
+        tags.iter().any(|t| t == "delayed_produce_created"),
+        "{tags:?}"
+    );
 }

@@ -30,6 +30,9 @@ fn native_results_match_the_goldens_the_wasm_tests_use() {
             std::fs::write(&path, &result).unwrap();
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(result, expected, "{name}: native result differs from {golden}");
+        assert_eq!(
+            result, expected,
+            "{name}: native result differs from {golden}"
+        );
     }
 }

@@ -14,13 +14,17 @@ fn run(text: &str) -> String {
 
 #[wasm_bindgen_test]
 fn s02_result_is_byte_identical_to_the_native_golden() {
-    let got = run(include_str!("../scenarios/s02-stalled-follower-times-out.json"));
+    let got = run(include_str!(
+        "../scenarios/s02-stalled-follower-times-out.json"
+    ));
     assert_eq!(got, include_str!("wasm_golden/s02.result.json"));
 }
 
 #[wasm_bindgen_test]
 fn s10_result_is_byte_identical_to_the_native_golden() {
-    let got = run(include_str!("../scenarios/s10-multi-partition-request.json"));
+    let got = run(include_str!(
+        "../scenarios/s10-multi-partition-request.json"
+    ));
     assert_eq!(got, include_str!("wasm_golden/s10.result.json"));
 }
 

@@ -16,6 +16,8 @@ import { TEMPLATE, readSetup, fillSetup, PAGE_DEFAULTS } from './layout.js';
 
 const MAX_EVENTS_KEPT = 20000;
 const MAX_LOG_LINES = 3000;
+const SLOW_PANEL_MS = 100;
+const isProduce = (e) => String(e.purgatory).toLowerCase() === 'produce';
 
 export class PlaygroundApp {
   /**
@@ -279,13 +281,13 @@ export class PlaygroundApp {
       this.tracks.set(e.request, { id: e.request, acks: e.acks, events: [], checks: [], keys: [] });
     }
     let id = req;
-    if (!id && e.op && e.purgatory === 'Produce') id = this.opToRequest?.get(opKey(e.op));
+    if (!id && e.op && isProduce(e)) id = this.opToRequest?.get(opKey(e.op));
     if (e.event === 'delayed_produce_created') {
       (this.opToRequest ??= new Map()).set(opKey(e.op), e.request);
     }
     const t = id ? this.tracks.get(id) : null;
     if (t) t.events.push(e);
-    if (e.event === 'operation_watched' && e.purgatory === 'Produce' && t) {
+    if (e.event === 'operation_watched' && isProduce(e) && t) {
       t.keys = e.keys;
       for (const k of e.keys) {
         const key = `${e.broker}|${k}`;
@@ -293,10 +295,10 @@ export class PlaygroundApp {
         this.waitingByKey.get(key).add(t.id);
       }
     }
-    if (e.event === 'check_and_complete' && e.purgatory === 'Produce') {
+    if (e.event === 'check_and_complete' && isProduce(e)) {
       for (const rid of this.waitingByKey.get(`${e.broker}|${e.key}`) ?? []) this.tracks.get(rid)?.checks.push(e);
     }
-    if ((e.event === 'operation_completed' || e.event === 'operation_expired') && e.purgatory === 'Produce' && t) {
+    if ((e.event === 'operation_completed' || e.event === 'operation_expired') && isProduce(e) && t) {
       for (const k of t.keys) this.waitingByKey.get(`${e.broker}|${k}`)?.delete(t.id);
       this.opToRequest?.delete(opKey(e.op));
     }
@@ -330,9 +332,13 @@ export class PlaygroundApp {
     this.prevSlots = slots;
   }
 
-  refresh() { this.dirty = true; this.frame(); }
+  refresh() { this.dirty = true; this.forceAll = true; this.frame(); }
 
   frame() {
+    // While playing, the heavier panels redraw at most every SLOW_PANEL_MS of wall time; the
+    // cluster and the clock redraw every frame. A command, a step or a selection redraws all.
+    const wall = performance.now();
+    const slowDue = !this.clock.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
     if (!this.dirty || !this.sim) {
       // Messages still glide between whole milliseconds at slow speeds.
       if (this.sim && this.clock.playing && this.snap?.in_flight.length && !this.reducedMotion.matches) renderCluster(this.$('.cluster'), this.snap, this.snap.now_ms + this.clock.fraction);
@@ -346,6 +352,9 @@ export class PlaygroundApp {
     this.$('.now').textContent = `${snap.now_ms.toLocaleString('en')} ms`;
     this.$('.next').textContent = snap.next_event_ms != null ? `next event at ${snap.next_event_ms.toLocaleString('en')} ms` : 'nothing scheduled';
     renderCluster(this.$('.cluster'), snap, snap.now_ms + (this.reducedMotion.matches ? 0 : this.clock.fraction));
+    if (!slowDue) { this.dirty = true; return; }
+    this.lastSlow = wall;
+    this.forceAll = false;
     renderPurgatory(this.$('.purgatory'), snap, this.selected);
     const t = this.selected ? this.tracks.get(this.selected) : null;
     const selectedOps = new Set();

@@ -25,6 +25,7 @@ speed.dispatchEvent(new Event('input'));
 app.start();
 app.togglePlay();
 const waiting = app.sim.snapshot().requests_waiting;
+window.__app = app; // for profiling from the bench driver
 
 let frames = 0;
 let worst = 0;

@@ -23,7 +23,7 @@ export function category(e) {
       return 'produce';
     case 'delayed_produce_created': case 'operation_watched': case 'timer_added':
     case 'check_and_complete': case 'operation_completed': case 'operation_expired': case 'purged':
-      return e.purgatory === 'Fetch' ? 'fetch' : 'purgatory';
+      return String(e.purgatory).toLowerCase() === 'fetch' ? 'fetch' : 'purgatory';
     case 'fetch_sent': case 'fetch_received': case 'fetch_parked': case 'fetch_response_sent':
     case 'fetch_response_received': case 'fetch_failed':
       return 'fetch';

@@ -278,9 +278,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
     let under_replicated_partitions = leaders()
         .filter(|p| p.isr.len() < p.assignment.len())
         .count();
-    let under_min_isr_partitions = leaders()
-        .filter(|p| p.is_under_min_isr(min_isr))
-        .count();
+    let under_min_isr_partitions = leaders().filter(|p| p.is_under_min_isr(min_isr)).count();
     Snapshot {
         now_ms: sim.now_ms(),
         next_event_ms: sim.next_event_ms(),
@@ -323,7 +321,11 @@ fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
         fenced,
         broker_epoch: b.broker_epoch,
         state,
-        partitions: b.partitions.values().map(|p| replica_view(sim, p)).collect(),
+        partitions: b
+            .partitions
+            .values()
+            .map(|p| replica_view(sim, p))
+            .collect(),
         produce_purgatory: produce_purgatory_view(sim, b),
         fetch_purgatory: gauges(&b.fetch_purgatory),
         produce_expires: b.metrics.produce_expires,
@@ -429,9 +431,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
             timeout_ms: op.timeout_ms,
             expires_at_ms: op.created_ms + op.timeout_ms,
             completed: done,
-            timer_slot: purgatory
-                .timer_handle(id)
-                .and_then(|h| timer.locate(h)),
+            timer_slot: purgatory.timer_handle(id).and_then(|h| timer.locate(h)),
             partitions: op
                 .partitions
                 .iter()

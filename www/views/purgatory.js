@@ -3,6 +3,9 @@
 // purged entries shown as such) and each DelayedProduce with its required offsets and time left.
 import { esc, fmt, patch } from './dom.js';
 
+/** Rows drawn one by one; the rest are counted. */
+const MAX_ROWS = 12;
+
 function watchLists(p, selected) {
   if (!p.watch_lists.length) return '<p class="muted">No watch lists.</p>';
   return p.watch_lists.map((w) => `<div class="watch"><span class="key">${esc(w.key)}</span>
@@ -13,14 +16,15 @@ function watchLists(p, selected) {
 
 function operations(p, now, selected) {
   if (!p.operations.length) return '';
-  const rows = p.operations.map((o) => {
+  const rows = p.operations.slice(0, MAX_ROWS).map((o) => {
     const left = o.completed ? 'completed, not purged' : `${fmt(Math.max(0, o.expires_at_ms - now))} ms`;
-    const parts = o.partitions.map((s) => `${esc(s.tp)}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? '<span class="pending">acksPending</span>' : `<span class="ok">${esc(s.error)}</span>`}`).join('<br>');
+    const parts = o.partitions.map((s) => `${esc(s.tp)}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? (o.completed ? '<span class="bad">REQUEST_TIMED_OUT (expired while acksPending)</span>' : '<span class="pending">acksPending</span>') : `<span class="ok">${esc(s.error)}</span>`}`).join('<br>');
     const slot = o.timer_slot ? `L${o.timer_slot[0] + 1} bucket ${o.timer_slot[1]}` : '-';
     return `<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${esc(o.request)}">
       <td><button class="link" data-select="${esc(o.request)}">${esc(o.request)}</button></td><td>${esc(o.op)}</td><td>${parts}</td><td>${left}</td><td>${slot}</td></tr>`;
   }).join('');
-  const more = p.operations_total > p.operations.length ? `<p class="muted">+ ${fmt(p.operations_total - p.operations.length)} more operations held</p>` : '';
+  const shown = Math.min(p.operations.length, MAX_ROWS);
+  const more = p.operations_total > shown ? `<p class="muted">+ ${fmt(p.operations_total - shown)} more operations held (${fmt(p.num_delayed_operations)} waiting in all)</p>` : '';
   return `<table class="ops"><caption>DelayedProduce operations (waiting first)</caption><thead><tr><th>request</th><th>op</th><th>status per partition</th><th>time left</th><th>on the wheel</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
 }
 
