@@ -1,3 +1,197 @@
-//! The headless scenario runner.
+//! The headless scenario runner (scenario-format.md, "The runner"): plays a scenario file on the
+//! simulation core and prints the result document on stdout, with the event trace as JSON Lines
+//! on stderr when asked.
+//!
+//! Exit status: 0 when the scenario ran, whatever its requests' outcomes; 2 when the file is not a
+//! valid scenario (one line on stderr, nothing on stdout), cannot be read, or the command line is
+//! wrong; 1 when writing the output failed.
 
-fn main() {}
+use std::ffi::OsString;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::{Scenario, MAX_SCENARIO_BYTES};
+
+const USAGE: &str = "\
+Usage: purgatory run SCENARIO.json [--trace]
+       purgatory --help
+
+Plays a scenario file on the simulation core and prints the result as JSON on stdout.
+  --trace     also write the event trace to stderr, one JSON object per line
+
+Exit status: 0 the scenario ran; 2 the file is not a valid scenario, cannot be read, or the
+command line is wrong; 1 the output could not be written.";
+
+const EXIT_INVALID: u8 = 2;
+const EXIT_OUTPUT_FAILED: u8 = 1;
+
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Run { file: PathBuf, trace: bool },
+}
+
+fn main() -> ExitCode {
+    match parse_args(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => {
+            // Nothing useful is left to do if stdout is gone, so a failed write is not reported.
+            let _ = writeln!(io::stdout().lock(), "{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Run { file, trace }) => run(&file, trace),
+        Err(problem) => {
+            say(&format!("purgatory: {problem}\n\n{USAGE}"));
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+/// One line (or the usage text) on stderr. `eprintln!` would panic if stderr were closed.
+fn say(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
+    let args: Vec<OsString> = args.collect();
+    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        return Ok(Command::Help);
+    }
+    let Some((command, rest)) = args.split_first() else {
+        return Err("missing command".to_string());
+    };
+    match command.to_string_lossy().as_ref() {
+        "run" => parse_run_args(rest),
+        "help" => Ok(Command::Help),
+        other => Err(format!("unknown command `{other}`")),
+    }
+}
+
+fn parse_run_args(args: &[OsString]) -> Result<Command, String> {
+    let mut file: Option<PathBuf> = None;
+    let mut trace = false;
+    let mut options_ended = false;
+    for arg in args {
+        let text = arg.to_string_lossy();
+        if !options_ended && text == "--trace" {
+            trace = true;
+        } else if !options_ended && text == "--" {
+            options_ended = true;
+        } else if !options_ended && text.starts_with('-') && text.len() > 1 {
+            return Err(format!("unknown option `{text}`"));
+        } else if file.is_none() {
+            file = Some(PathBuf::from(arg));
+        } else {
+            return Err(format!(
+                "unexpected argument `{text}`: run takes one scenario file"
+            ));
+        }
+    }
+    match file {
+        Some(file) => Ok(Command::Run { file, trace }),
+        None => Err("`run` needs a scenario file".to_string()),
+    }
+}
+
+fn run(file: &Path, trace: bool) -> ExitCode {
+    let scenario = match load(file) {
+        Ok(scenario) => scenario,
+        Err(line) => {
+            say(&line);
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    let outcome = if trace {
+        let mut sink = BufWriter::new(io::stderr().lock());
+        let outcome = purgatory_playground::sim::run_scenario(&scenario, Some(&mut sink));
+        let flushed = sink.flush();
+        drop(sink);
+        outcome.and_then(|result| flushed.map(|()| result))
+    } else {
+        purgatory_playground::sim::run_scenario(&scenario, None)
+    };
+    let written = outcome.and_then(|result| print_result(&result));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            say(&format!("purgatory: {}: {error}", file.display()));
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
+    }
+}
+
+/// Reads and validates the file; any failure is the one line to print, naming the file.
+fn load(file: &Path) -> Result<Scenario, String> {
+    let shown = file.display();
+    if let Ok(metadata) = std::fs::metadata(file) {
+        if metadata.is_file() && metadata.len() > MAX_SCENARIO_BYTES as u64 {
+            return Err(format!(
+                "{shown}: the file is {} bytes long; a scenario may be at most {MAX_SCENARIO_BYTES}",
+                metadata.len()
+            ));
+        }
+    }
+    let bytes = std::fs::read(file).map_err(|error| format!("{shown}: cannot read: {error}"))?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let at = error.utf8_error().valid_up_to();
+        format!("{shown}: not UTF-8 text (invalid byte at offset {at})")
+    })?;
+    Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))
+}
+
+fn print_result(result: &RunResult) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(result).map_err(io::Error::other)?;
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.write_all(b"\n")?;
+    stdout.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, String> {
+        parse_args(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn run_takes_one_file_and_an_optional_trace_flag_in_any_order() {
+        let expected = Command::Run {
+            file: PathBuf::from("x.json"),
+            trace: true,
+        };
+        assert_eq!(parse(&["run", "x.json", "--trace"]), Ok(expected));
+        let expected = Command::Run {
+            file: PathBuf::from("x.json"),
+            trace: true,
+        };
+        assert_eq!(parse(&["run", "--trace", "x.json"]), Ok(expected));
+        let expected = Command::Run {
+            file: PathBuf::from("-odd.json"),
+            trace: false,
+        };
+        assert_eq!(parse(&["run", "--", "-odd.json"]), Ok(expected));
+    }
+
+    #[test]
+    fn help_wins_and_mistakes_are_named() {
+        assert_eq!(parse(&["--help"]), Ok(Command::Help));
+        assert_eq!(parse(&["run", "x.json", "-h"]), Ok(Command::Help));
+        assert_eq!(parse(&[]), Err("missing command".to_string()));
+        assert_eq!(parse(&["play"]), Err("unknown command `play`".to_string()));
+        assert_eq!(
+            parse(&["run"]),
+            Err("`run` needs a scenario file".to_string())
+        );
+        assert_eq!(
+            parse(&["run", "x.json", "--verbose"]),
+            Err("unknown option `--verbose`".to_string())
+        );
+        assert_eq!(
+            parse(&["run", "x.json", "y.json"]),
+            Err("unexpected argument `y.json`: run takes one scenario file".to_string())
+        );
+    }
+}

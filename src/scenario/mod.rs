@@ -1,16 +1,33 @@
-//! Scenario files (scenario-format.md). TEMPORARY: replaced by the parser branch.
+//! Scenario files (../shared/scenario-format.md, version 1): reading and validating them with
+//! errors that name the JSON path of the fault, writing them back canonically, and the result
+//! document the runner prints.
+//!
+//! - [`Scenario::from_json`] / [`Scenario::from_value`]: parse and validate; the first fault is
+//!   returned as a [`ScenarioError`] (`actions[3].acks: expected an integer or "all", found 2.5`).
+//! - [`Scenario::to_json`]: the canonical text, which reads back to an equal `Scenario`.
+//! - [`result`]: what a run produced.
+//!
+//! Decisions the contract leaves open, made here once: a number written with a fraction or an
+//! exponent (`2.0`, `1e3`) is not an integer; `null` is not "absent" (leave an optional field out
+//! to get its default); a key repeated within one object is an error; text longer than
+//! [`MAX_SCENARIO_BYTES`] is refused.
 
+mod actions;
+mod error;
+mod json;
+mod parse;
+mod read;
 pub mod result;
+mod write;
 
-use crate::kafka::config::{Config, TopicSpec};
-use crate::sim::action::TimedAction;
+pub use error::ScenarioError;
+pub use json::MAX_SCENARIO_BYTES;
+pub use parse::Scenario;
 
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    pub name: String,
-    pub seed: u64,
-    pub config: Config,
-    pub topics: Vec<TopicSpec>,
-    pub actions: Vec<TimedAction>,
-    pub run_until_ms: u64,
+impl Scenario {
+    /// The canonical scenario text (pretty JSON, one topic and one action per line); it reads
+    /// back through [`Scenario::from_json`] to an equal `Scenario`. Used to export a session.
+    pub fn to_json(&self) -> String {
+        write::to_json(self)
+    }
 }

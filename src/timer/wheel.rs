@@ -109,7 +109,7 @@ impl TimingWheel {
     pub fn overflow_wheel(&self) -> TimingWheel {
         let tick_ms = u64::try_from(self.interval_ms)
             .expect("an overflow wheel is only needed while the interval fits in u64");
-        TimingWheel::new(tick_ms, self.wheel_size, 0)
+        TimingWheel::new(tick_ms, self.wheel_size, self.current_time_ms)
     }
 
     /// Kafka: the three-way test in `TimingWheel.add`. Pure: the caller sets the bucket's

@@ -1,0 +1,218 @@
+//! The scenario document (scenario-format.md, version 1) and its validation: a hand-written walk
+//! over the JSON value, so that every error names its exact path and what was expected there.
+//!
+//! Order of checks, so that the first error reported is the most useful one: in each object,
+//! unknown fields first (a typo of a required field reads better as "did you mean" than as
+//! "missing"), then the fields in the contract's order. `config` is read before `topics` (the
+//! replication factor is bounded by `brokers`) and `run_until_ms` before `actions` (no action may
+//! come after it).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::actions::{read_actions, ActionLimits};
+use super::error::{quoted, Path, ScenarioError};
+use super::read::{
+    array, check_fields, integer, non_empty_string, object, required, string, IntRange, Object,
+    Read,
+};
+use crate::kafka::config::{Config, TopicSpec};
+use crate::sim::action::TimedAction;
+
+/// A scenario: how the cluster starts, what happens to it and when, and how long to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    pub name: String,
+    pub seed: u64,
+    pub config: Config,
+    pub topics: Vec<TopicSpec>,
+    /// In file order; actions at the same `at_ms` apply in this order.
+    pub actions: Vec<TimedAction>,
+    pub run_until_ms: u64,
+}
+
+impl Scenario {
+    /// Parses and validates scenario text. Syntax errors name the line and column; a key that
+    /// appears twice in one object is an error too.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let value = super::json::parse_text(text)?;
+        Scenario::from_value(&value)
+    }
+
+    /// Validates an already parsed document (the page passes one).
+    pub fn from_value(value: &Value) -> Result<Scenario, ScenarioError> {
+        read_scenario(value, &Path::Root)
+    }
+}
+
+const ROOT_FIELDS: &[&str] = &[
+    "name",
+    "seed",
+    "config",
+    "topics",
+    "actions",
+    "run_until_ms",
+];
+const CONFIG_FIELDS: &[&str] = &[
+    "brokers",
+    "min_insync_replicas",
+    "replica_lag_time_max_ms",
+    "replica_fetch_wait_max_ms",
+    "network_delay_ms",
+    "alter_partition_delay_ms",
+    "broker_session_timeout_ms",
+    "broker_heartbeat_interval_ms",
+    "producer_purgatory_purge_interval_requests",
+    "request_timeout_ms",
+];
+const TOPIC_FIELDS: &[&str] = &["name", "partitions", "replication_factor"];
+
+/// Kafka's int config bound: times and counts are Java ints.
+const JAVA_INT_MAX: i128 = i32::MAX as i128;
+const TIME_MS: IntRange = IntRange::new(0, JAVA_INT_MAX);
+const BROKERS: IntRange = IntRange::new(1, 64);
+/// Kafka: `min.insync.replicas` is validated `atLeast(1)`.
+const MIN_INSYNC_REPLICAS: IntRange = IntRange::new(1, JAVA_INT_MAX);
+const PURGE_INTERVAL: IntRange = IntRange::new(0, JAVA_INT_MAX);
+const PARTITIONS: IntRange = IntRange::new(1, 1024);
+const RUN_UNTIL_MS: IntRange = IntRange::new(0, 604_800_000);
+const SEED: IntRange = IntRange::new(0, u64::MAX as i128);
+
+fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
+    let root = object(value, path, "a JSON object (the scenario)")?;
+    check_fields(root, path, ROOT_FIELDS)?;
+    let name = required(root, path, "name", "a string")?;
+    let name = string(name, &path.key("name"))?.to_owned();
+    let seed = match root.get("seed") {
+        Some(seed) => integer(seed, &path.key("seed"), SEED)? as u64,
+        None => 0,
+    };
+    let config = match root.get("config") {
+        Some(config) => read_config(config, &path.key("config"))?,
+        None => Config::default(),
+    };
+    let topics = required(root, path, "topics", "an array of topics")?;
+    let topics = read_topics(topics, &path.key("topics"), config.brokers)?;
+    let run_until = required(root, path, "run_until_ms", &RUN_UNTIL_MS.describe_range())?;
+    let run_until_ms = integer(run_until, &path.key("run_until_ms"), RUN_UNTIL_MS)? as u64;
+    let actions = required(root, path, "actions", "an array of actions")?;
+    let limits = ActionLimits {
+        brokers: config.brokers,
+        run_until_ms,
+    };
+    let actions = read_actions(actions, &path.key("actions"), &limits)?;
+    Ok(Scenario {
+        name,
+        seed,
+        config,
+        topics,
+        actions,
+        run_until_ms,
+    })
+}
+
+fn read_config(value: &Value, path: &Path) -> Read<Config> {
+    let fields = object(value, path, "an object")?;
+    check_fields(fields, path, CONFIG_FIELDS)?;
+    let mut config = Config::default();
+    let read = |name: &str, range: IntRange, default: u64| -> Read<u64> {
+        match fields.get(name) {
+            Some(value) => Ok(integer(value, &path.key(name), range)? as u64),
+            None => Ok(default),
+        }
+    };
+    // The ranges bound every value to u32 or below, so the narrowing casts cannot truncate.
+    config.brokers = read("brokers", BROKERS, config.brokers.into())? as u32;
+    config.min_insync_replicas = read(
+        "min_insync_replicas",
+        MIN_INSYNC_REPLICAS,
+        config.min_insync_replicas.into(),
+    )? as u32;
+    config.replica_lag_time_max_ms = read(
+        "replica_lag_time_max_ms",
+        TIME_MS,
+        config.replica_lag_time_max_ms,
+    )?;
+    config.replica_fetch_wait_max_ms = read(
+        "replica_fetch_wait_max_ms",
+        TIME_MS,
+        config.replica_fetch_wait_max_ms,
+    )?;
+    config.network_delay_ms = read("network_delay_ms", TIME_MS, config.network_delay_ms)?;
+    config.alter_partition_delay_ms = read(
+        "alter_partition_delay_ms",
+        TIME_MS,
+        config.alter_partition_delay_ms,
+    )?;
+    config.broker_session_timeout_ms = read(
+        "broker_session_timeout_ms",
+        TIME_MS,
+        config.broker_session_timeout_ms,
+    )?;
+    config.broker_heartbeat_interval_ms = read(
+        "broker_heartbeat_interval_ms",
+        TIME_MS,
+        config.broker_heartbeat_interval_ms,
+    )?;
+    config.producer_purgatory_purge_interval_requests = read(
+        "producer_purgatory_purge_interval_requests",
+        PURGE_INTERVAL,
+        config.producer_purgatory_purge_interval_requests,
+    )?;
+    config.request_timeout_ms = read("request_timeout_ms", TIME_MS, config.request_timeout_ms)?;
+    Ok(config)
+}
+
+fn read_topics(value: &Value, path: &Path, brokers: u32) -> Read<Vec<TopicSpec>> {
+    let items = array(value, path, "an array of topics")?;
+    let mut first_index_of: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut topics = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let item_path = path.index(index);
+        let topic = read_topic(item, &item_path, brokers)?;
+        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        if let Some(first) = first_index_of.insert(name, index) {
+            return Err(item_path.key("name").error(format!(
+                "duplicate topic name {}, already declared at topics[{first}]",
+                quoted(name)
+            )));
+        }
+        topics.push(topic);
+    }
+    Ok(topics)
+}
+
+fn read_topic(value: &Value, path: &Path, brokers: u32) -> Read<TopicSpec> {
+    let fields: &Object = object(
+        value,
+        path,
+        "an object with `name`, `partitions` and `replication_factor`",
+    )?;
+    check_fields(fields, path, TOPIC_FIELDS)?;
+    let name = required(fields, path, "name", "a non-empty string")?;
+    let name = non_empty_string(name, &path.key("name"))?.to_owned();
+    let partitions = required(fields, path, "partitions", &PARTITIONS.describe_range())?;
+    let partitions = integer(partitions, &path.key("partitions"), PARTITIONS)? as u32;
+    let replication = IntRange {
+        lo: 1,
+        hi: brokers.into(),
+        note: " (the number of brokers)",
+    };
+    let replication_factor = required(
+        fields,
+        path,
+        "replication_factor",
+        &replication.describe_range(),
+    )?;
+    let replication_factor = integer(
+        replication_factor,
+        &path.key("replication_factor"),
+        replication,
+    )? as u32;
+    Ok(TopicSpec {
+        name,
+        partitions,
+        replication_factor,
+    })
+}
