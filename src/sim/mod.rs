@@ -15,6 +15,7 @@ mod dispatch;
 pub mod invariants;
 pub mod queue;
 mod report;
+pub mod view;
 
 use std::collections::BTreeMap;
 use std::io::Write;

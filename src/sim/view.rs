@@ -1,0 +1,686 @@
+//! What the page draws: a summarised, serializable snapshot of a [`Simulation`], built only from
+//! the core's public fields and methods. It knows nothing of wasm, so native tests use it too.
+//!
+//! Summarised, not the whole world: every list the page draws one by one is capped (the caps are
+//! below) and sent with its full count, so a snapshot of a broker with 10,000 waiting requests
+//! stays small and a frame stays cheap. The page aggregates what is left out ("+ 9,950 more").
+
+use serde::Serialize;
+
+use crate::kafka::broker::Broker;
+use crate::kafka::partition::{IsrState, Partition};
+use crate::kafka::produce::DelayedProduce;
+use crate::kafka::{BrokerId, TopicPartition};
+use crate::purgatory::{OpId, Purgatory};
+use crate::scenario::result::RunResult;
+use crate::sim::queue::Scheduled;
+use crate::sim::Simulation;
+
+/// At most this many operations per purgatory, watch-list entries per key, entries per timer
+/// bucket, batches per replica log, messages in flight and recent requests.
+pub const MAX_OPERATIONS: usize = 40;
+pub const MAX_WATCH_ENTRIES: usize = 24;
+pub const MAX_BUCKET_ENTRIES: usize = 12;
+pub const MAX_BATCHES: usize = 24;
+pub const MAX_IN_FLIGHT: usize = 64;
+pub const MAX_REQUESTS: usize = 60;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    pub now_ms: u64,
+    pub next_event_ms: Option<u64>,
+    pub network_delay_ms: u64,
+    pub brokers: Vec<BrokerView>,
+    pub controller: ControllerView,
+    pub in_flight: Vec<MessageView>,
+    pub in_flight_total: usize,
+    pub requests: Vec<RequestView>,
+    pub requests_total: usize,
+    pub requests_waiting: usize,
+    /// Kafka's `UnderReplicatedPartitions`, summed over leaders: committed ISR smaller than the
+    /// assignment.
+    pub under_replicated_partitions: usize,
+    /// Partitions whose committed ISR is below `min.insync.replicas` (`UnderMinIsrPartitionCount`).
+    pub under_min_isr_partitions: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BrokerView {
+    pub id: BrokerId,
+    pub running: bool,
+    pub fetching_paused: bool,
+    /// As the controller sees it.
+    pub fenced: bool,
+    pub broker_epoch: u64,
+    /// `fetching`, `paused`, `crashed` or `fenced` (a crashed broker is also fenced, later).
+    pub state: &'static str,
+    pub partitions: Vec<ReplicaView>,
+    pub produce_purgatory: PurgatoryView,
+    pub fetch_purgatory: PurgatoryGaugesView,
+    pub produce_expires: u64,
+    pub isr_shrinks: u64,
+    pub isr_expands: u64,
+}
+
+/// One replica of one partition, as the broker hosting it sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplicaView {
+    pub tp: String,
+    pub topic: String,
+    pub partition: u32,
+    pub is_leader: bool,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub partition_epoch: u32,
+    pub assignment: Vec<BrokerId>,
+    /// The committed ISR.
+    pub isr: Vec<BrokerId>,
+    /// The ISR the HW is computed with (committed + pending expand, or the old set while a shrink
+    /// is pending): Kafka's `maximalIsr`.
+    pub maximal_isr: Vec<BrokerId>,
+    pub isr_state: IsrState,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    pub batches: Vec<BatchView>,
+    pub batches_total: usize,
+    /// What the leader knows of each follower (empty on a follower).
+    pub followers: Vec<FollowerView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchView {
+    pub base_offset: u64,
+    pub count: u64,
+    pub leader_epoch: u32,
+    /// The produce request id that appended it, when known.
+    pub request: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FollowerView {
+    pub broker: BrokerId,
+    pub log_end_offset: Option<u64>,
+    pub last_caught_up_time_ms: u64,
+    pub last_fetch_time_ms: u64,
+}
+
+/// The gauges and the estimate against the purge interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct PurgatoryGaugesView {
+    pub purgatory_size: usize,
+    pub num_delayed_operations: usize,
+    pub estimated_total_operations: u64,
+    pub purge_interval: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PurgatoryView {
+    #[serde(flatten)]
+    pub gauges: PurgatoryGaugesView,
+    pub watch_lists: Vec<WatchListView>,
+    /// Waiting ones first (oldest first), then completed-but-not-purged ones.
+    pub operations: Vec<OperationView>,
+    pub operations_total: usize,
+    pub timer: TimerSummary,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchListView {
+    pub key: String,
+    /// FIFO order, capped.
+    pub entries: Vec<WatchEntryView>,
+    pub total: usize,
+    pub completed: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchEntryView {
+    pub op: String,
+    pub request: Option<String>,
+    pub completed: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OperationView {
+    pub op: String,
+    pub request: String,
+    pub created_ms: u64,
+    pub timeout_ms: u64,
+    pub expires_at_ms: u64,
+    pub completed: bool,
+    /// `(level, bucket)` on the wheel, while on the timer.
+    pub timer_slot: Option<(usize, usize)>,
+    pub partitions: Vec<OperationPartitionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OperationPartitionView {
+    pub tp: String,
+    pub required_offset: u64,
+    /// The leader's HW now, the value `tryComplete` compares with `required_offset`.
+    pub high_watermark: Option<u64>,
+    pub acks_pending: bool,
+    pub error: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TimerSummary {
+    pub size: usize,
+    pub next_expiration_ms: Option<u64>,
+    pub levels: Vec<LevelSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelSummary {
+    pub tick_ms: u64,
+    pub wheel_size: usize,
+    pub interval_ms: u64,
+    pub current_time_ms: u64,
+    pub buckets: Vec<BucketSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BucketSummary {
+    pub index: usize,
+    pub expiration_ms: Option<u64>,
+    pub count: usize,
+    /// The first entries' operation ids (`slot.generation`), capped.
+    pub ops: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerView {
+    pub fenced: Vec<BrokerId>,
+    pub partitions: Vec<ControllerPartitionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerPartitionView {
+    pub tp: String,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub isr: Vec<BrokerId>,
+    pub partition_epoch: u32,
+}
+
+/// A message between brokers, on its way.
+#[derive(Clone, Debug, Serialize)]
+pub struct MessageView {
+    /// `fetch`, `fetch_response`, `alter_partition` or `metadata`.
+    pub kind: &'static str,
+    pub from: Option<BrokerId>,
+    pub to: Option<BrokerId>,
+    pub sent_ms: u64,
+    pub arrives_ms: u64,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RequestView {
+    pub id: String,
+    pub broker: BrokerId,
+    pub acks: i64,
+    pub timeout_ms: u64,
+    pub received_ms: u64,
+    pub responded_ms: Option<u64>,
+    pub connection_closed: bool,
+    pub waiting: bool,
+    /// One per partition: `(tp, error name or null, base_offset)`.
+    pub partitions: Vec<(String, Option<&'static str>, i64)>,
+}
+
+/// Kafka's label for an operation id.
+pub fn op_label(id: OpId) -> String {
+    format!("{}.{}", id.slot, id.generation)
+}
+
+/// The summarised snapshot at the current time.
+pub fn snapshot(sim: &Simulation) -> Snapshot {
+    let brokers: Vec<BrokerView> = sim.brokers().iter().map(|b| broker_view(sim, b)).collect();
+    let (in_flight, in_flight_total) = in_flight(sim);
+    let all = sim.requests().all();
+    let requests_waiting = all.iter().filter(|r| r.is_waiting()).count();
+    let requests = all
+        .iter()
+        .rev()
+        .take(MAX_REQUESTS)
+        .rev()
+        .map(|r| RequestView {
+            id: r.id.clone(),
+            broker: r.broker,
+            acks: r.acks,
+            timeout_ms: r.timeout_ms,
+            received_ms: r.received_ms,
+            responded_ms: r.responded_ms,
+            connection_closed: r.connection_closed,
+            waiting: r.is_waiting(),
+            partitions: r
+                .partitions
+                .iter()
+                .map(|p| {
+                    (
+                        format!("{}-{}", p.topic, p.partition),
+                        p.error.map(|e| e.name()),
+                        p.base_offset,
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    let min_isr = sim.config().min_insync_replicas;
+    let leaders = || {
+        sim.brokers()
+            .iter()
+            .filter(|b| b.running)
+            .flat_map(|b| b.partitions.values())
+            .filter(|p| p.is_leader())
+    };
+    let under_replicated_partitions = leaders()
+        .filter(|p| p.isr.len() < p.assignment.len())
+        .count();
+    let under_min_isr_partitions = leaders().filter(|p| p.is_under_min_isr(min_isr)).count();
+    Snapshot {
+        now_ms: sim.now_ms(),
+        next_event_ms: sim.next_event_ms(),
+        network_delay_ms: sim.config().network_delay_ms,
+        brokers,
+        controller: controller_view(sim),
+        in_flight,
+        in_flight_total,
+        requests,
+        requests_total: all.len(),
+        requests_waiting,
+        under_replicated_partitions,
+        under_min_isr_partitions,
+    }
+}
+
+/// The result document as the runner prints it (pretty JSON and a newline), so a wasm run and a
+/// native run can be compared byte for byte.
+pub fn result_json(result: &RunResult) -> String {
+    let mut text = serde_json::to_string_pretty(result).expect("a result always serializes");
+    text.push('\n');
+    text
+}
+
+fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
+    let fenced = sim.controller().registry.is_fenced(b.id);
+    let state = if !b.running {
+        "crashed"
+    } else if fenced {
+        "fenced"
+    } else if b.fetching_paused {
+        "paused"
+    } else {
+        "fetching"
+    };
+    BrokerView {
+        id: b.id,
+        running: b.running,
+        fetching_paused: b.fetching_paused,
+        fenced,
+        broker_epoch: b.broker_epoch,
+        state,
+        partitions: b
+            .partitions
+            .values()
+            .map(|p| replica_view(sim, p))
+            .collect(),
+        produce_purgatory: produce_purgatory_view(sim, b),
+        fetch_purgatory: gauges(&b.fetch_purgatory),
+        produce_expires: b.metrics.produce_expires,
+        isr_shrinks: b.metrics.isr_shrinks,
+        isr_expands: b.metrics.isr_expands,
+    }
+}
+
+fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
+    let batches: Vec<_> = p.log.recent_batches().collect();
+    let batches_total = batches.len();
+    let requests = sim.requests();
+    ReplicaView {
+        tp: sim.tp_name(p.tp),
+        topic: sim.topics()[p.tp.topic as usize].name.clone(),
+        partition: p.tp.partition,
+        is_leader: p.is_leader(),
+        leader: p.leader,
+        leader_epoch: p.leader_epoch,
+        partition_epoch: p.partition_epoch,
+        assignment: p.assignment.clone(),
+        isr: p.isr.clone(),
+        maximal_isr: p.maximal_isr(),
+        isr_state: p.isr_state.clone(),
+        log_end_offset: p.log_end_offset(),
+        high_watermark: p.high_watermark,
+        batches: batches
+            .iter()
+            .skip(batches_total.saturating_sub(MAX_BATCHES))
+            .map(|batch| BatchView {
+                base_offset: batch.base_offset,
+                count: batch.count,
+                leader_epoch: batch.leader_epoch,
+                request: batch
+                    .origin
+                    .filter(|&i| (i as usize) < requests.len())
+                    .map(|i| requests.get(i).id.clone()),
+            })
+            .collect(),
+        batches_total,
+        followers: if p.is_leader() {
+            p.remote_replicas
+                .iter()
+                .map(|(&broker, r)| FollowerView {
+                    broker,
+                    log_end_offset: r.log_end_offset,
+                    last_caught_up_time_ms: r.last_caught_up_time_ms,
+                    last_fetch_time_ms: r.last_fetch_time_ms,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+fn gauges<O>(p: &Purgatory<TopicPartition, O>) -> PurgatoryGaugesView {
+    PurgatoryGaugesView {
+        purgatory_size: p.purgatory_size(),
+        num_delayed_operations: p.num_delayed_operations(),
+        estimated_total_operations: p.estimated_total_operations(),
+        purge_interval: p.purge_interval(),
+    }
+}
+
+fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
+    let purgatory = &b.produce_purgatory;
+    let requests = sim.requests();
+    let request_id = |op: &DelayedProduce| requests.get(op.request).id.clone();
+    let watch_lists = purgatory
+        .watch_lists()
+        .into_iter()
+        .map(|w| WatchListView {
+            key: sim.tp_name(w.key),
+            total: w.operations.len(),
+            completed: w.operations.iter().filter(|(_, done)| *done).count(),
+            entries: w
+                .operations
+                .iter()
+                .take(MAX_WATCH_ENTRIES)
+                .map(|&(id, completed)| WatchEntryView {
+                    op: op_label(id),
+                    request: purgatory.get(id).map(request_id),
+                    completed,
+                })
+                .collect(),
+        })
+        .collect();
+    let timer = purgatory.timer();
+    let mut operations_total = 0;
+    let mut waiting = Vec::new();
+    let mut completed = Vec::new();
+    for (id, op, done) in purgatory.operations() {
+        operations_total += 1;
+        let list = if done { &mut completed } else { &mut waiting };
+        if list.len() >= MAX_OPERATIONS {
+            continue;
+        }
+        list.push(OperationView {
+            op: op_label(id),
+            request: request_id(op),
+            created_ms: op.created_ms,
+            timeout_ms: op.timeout_ms,
+            expires_at_ms: op.created_ms + op.timeout_ms,
+            completed: done,
+            timer_slot: purgatory.timer_handle(id).and_then(|h| timer.locate(h)),
+            partitions: op
+                .partitions
+                .iter()
+                .map(|s| OperationPartitionView {
+                    tp: sim.tp_name(s.tp),
+                    required_offset: s.required_offset,
+                    high_watermark: b.partitions.get(&s.tp).map(|p| p.high_watermark),
+                    acks_pending: s.acks_pending,
+                    error: s.error.name(),
+                })
+                .collect(),
+        });
+    }
+    waiting.sort_by_key(|o| (o.created_ms, o.op.clone()));
+    waiting.extend(completed.into_iter().take(MAX_OPERATIONS / 2));
+    let view = timer.view();
+    PurgatoryView {
+        gauges: gauges(purgatory),
+        watch_lists,
+        operations: waiting,
+        operations_total,
+        timer: TimerSummary {
+            size: view.size,
+            next_expiration_ms: view.next_expiration_ms,
+            levels: view
+                .levels
+                .into_iter()
+                .map(|level| LevelSummary {
+                    tick_ms: level.tick_ms,
+                    wheel_size: level.wheel_size,
+                    interval_ms: level.interval_ms,
+                    current_time_ms: level.current_time_ms,
+                    buckets: level
+                        .buckets
+                        .into_iter()
+                        .map(|bucket| BucketSummary {
+                            index: bucket.index,
+                            expiration_ms: bucket.expiration_ms,
+                            count: bucket.entries.len(),
+                            ops: bucket
+                                .entries
+                                .iter()
+                                .take(MAX_BUCKET_ENTRIES)
+                                .filter_map(|&h| timer.get(h).copied().map(op_label))
+                                .collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        },
+    }
+}
+
+fn controller_view(sim: &Simulation) -> ControllerView {
+    let c = sim.controller();
+    ControllerView {
+        fenced: c
+            .registry
+            .brokers
+            .iter()
+            .filter(|(_, r)| r.fenced)
+            .map(|(&b, _)| b)
+            .collect(),
+        partitions: c
+            .partitions
+            .values()
+            .map(|r| ControllerPartitionView {
+                tp: sim.tp_name(r.tp),
+                leader: r.leader,
+                leader_epoch: r.leader_epoch,
+                isr: r.isr.clone(),
+                partition_epoch: r.partition_epoch,
+            })
+            .collect(),
+    }
+}
+
+/// Messages in flight between brokers, in arrival order (the agenda's own order), capped.
+fn in_flight(sim: &Simulation) -> (Vec<MessageView>, usize) {
+    let d = sim.config().network_delay_ms;
+    let alter = sim.config().alter_partition_delay_ms;
+    let mut all: Vec<MessageView> = sim
+        .agenda()
+        .iter()
+        .filter_map(|(at, item)| message_view(sim, at, item, d, alter))
+        .collect();
+    all.sort_by_key(|m| m.arrives_ms);
+    let total = all.len();
+    all.truncate(MAX_IN_FLIGHT);
+    (all, total)
+}
+
+fn message_view(
+    sim: &Simulation,
+    at: u64,
+    item: &Scheduled,
+    d: u64,
+    alter: u64,
+) -> Option<MessageView> {
+    let (kind, from, to, sent_ms, label) = match item {
+        Scheduled::FetchArrives(r) => {
+            let offsets: Vec<String> = r
+                .partitions
+                .iter()
+                .map(|p| format!("{}@{}", sim.tp_name(p.tp), p.fetch_offset))
+                .collect();
+            (
+                "fetch",
+                Some(r.follower),
+                Some(r.leader),
+                at.saturating_sub(d),
+                format!("Fetch {}", offsets.join(", ")),
+            )
+        }
+        Scheduled::FetchResponseArrives(r) => {
+            let parts: Vec<String> = r
+                .partitions
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} +{} HW {}",
+                        sim.tp_name(p.tp),
+                        p.records(),
+                        p.high_watermark
+                    )
+                })
+                .collect();
+            (
+                "fetch_response",
+                Some(r.leader),
+                Some(r.follower),
+                at.saturating_sub(d),
+                format!("FetchResponse {}", parts.join(", ")),
+            )
+        }
+        Scheduled::AlterPartitionDone { leader, proposal } => (
+            "alter_partition",
+            Some(*leader),
+            None,
+            at.saturating_sub(alter),
+            format!(
+                "AlterPartition {} ISR {:?}",
+                sim.tp_name(proposal.tp),
+                proposal.new_isr.iter().map(|b| b.0).collect::<Vec<_>>()
+            ),
+        ),
+        Scheduled::MetadataArrives { broker, .. } => (
+            "metadata",
+            None,
+            Some(*broker),
+            at.saturating_sub(d),
+            "metadata update".to_string(),
+        ),
+        _ => return None,
+    };
+    Some(MessageView {
+        kind,
+        from,
+        to,
+        sent_ms,
+        arrives_ms: at,
+        label,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kafka::config::{Config, TopicSpec};
+    use crate::sim::action::{Action, ProduceSpec, RecordBatchSpec, TimedAction};
+
+    fn sim() -> Simulation {
+        let topics = vec![TopicSpec {
+            name: "t".into(),
+            partitions: 1,
+            replication_factor: 3,
+        }];
+        Simulation::new(1, Config::default(), topics, true).unwrap()
+    }
+
+    fn produce(id: &str, at_ms: u64) -> TimedAction {
+        TimedAction {
+            at_ms,
+            action: Action::Produce(ProduceSpec {
+                id: id.into(),
+                acks: -1,
+                records: vec![RecordBatchSpec {
+                    topic: "t".into(),
+                    partition: 0,
+                    count: 1,
+                }],
+                timeout_ms: Some(30_000),
+                broker: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_waiting_acks_all_request_shows_in_the_purgatory_and_on_the_wheel() {
+        let mut s = sim();
+        for b in [1, 2] {
+            s.schedule_action(TimedAction {
+                at_ms: 0,
+                action: Action::PauseFollower {
+                    broker: BrokerId(b),
+                },
+            });
+        }
+        s.run_until(600);
+        s.schedule_action(produce("p1", 600));
+        s.run_until(610);
+        let snap = snapshot(&s);
+        let p = &snap.brokers[0].produce_purgatory;
+        assert_eq!(p.gauges.num_delayed_operations, 1);
+        assert_eq!(p.operations[0].request, "p1");
+        assert!(p.operations[0].timer_slot.is_some());
+        assert_eq!(p.watch_lists[0].key, "t-0");
+        assert!(snap.requests[0].waiting);
+        assert_eq!(snap.brokers[1].state, "paused");
+        serde_json::to_string(&snap).unwrap();
+    }
+
+    #[test]
+    fn lists_are_capped_and_counted() {
+        let mut s = sim();
+        s.schedule_action(TimedAction {
+            at_ms: 0,
+            action: Action::PauseFollower {
+                broker: BrokerId(1),
+            },
+        });
+        s.schedule_action(TimedAction {
+            at_ms: 0,
+            action: Action::PauseFollower {
+                broker: BrokerId(2),
+            },
+        });
+        for i in 0..500 {
+            s.schedule_action(produce(&format!("p{i}"), 600));
+        }
+        s.run_until(601);
+        let snap = snapshot(&s);
+        let p = &snap.brokers[0].produce_purgatory;
+        assert_eq!(p.gauges.num_delayed_operations, 500);
+        assert_eq!(p.operations.len(), MAX_OPERATIONS);
+        assert_eq!(p.operations_total, 500);
+        assert_eq!(p.watch_lists[0].total, 500);
+        assert_eq!(p.watch_lists[0].entries.len(), MAX_WATCH_ENTRIES);
+        assert_eq!(snap.requests.len(), MAX_REQUESTS);
+        assert_eq!(snap.requests_waiting, 500);
+    }
+}

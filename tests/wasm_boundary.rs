@@ -1,0 +1,111 @@
+#![cfg(target_arch = "wasm32")]
+//! The boundary in headless Chromium: what the page receives through serde-wasm-bindgen is plain
+//! JS data (objects, arrays, numbers, null), summarised, and the same as the native snapshot.
+//! The `Playground` handle itself (thrown errors, commands) is exercised in the real page by
+//! e2e/boundary.spec.mjs, since lib.rs keeps the `wasm` module private.
+
+use js_sys::{Array, Reflect};
+use purgatory_playground::kafka::config::{Config, TopicSpec};
+use purgatory_playground::sim::action::{
+    Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction,
+};
+use purgatory_playground::sim::{view, Simulation};
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn waiting_sim(requests: usize) -> Simulation {
+    let topics = vec![TopicSpec {
+        name: "t".into(),
+        partitions: 1,
+        replication_factor: 3,
+    }];
+    let mut sim = Simulation::new(0, Config::default(), topics, true).unwrap();
+    for b in [1, 2] {
+        sim.schedule_action(TimedAction {
+            at_ms: 0,
+            action: Action::PauseFollower {
+                broker: BrokerId(b),
+            },
+        });
+    }
+    sim.run_until(600);
+    for i in 0..requests {
+        sim.schedule_action(TimedAction {
+            at_ms: 600,
+            action: Action::Produce(ProduceSpec {
+                id: format!("p{i}"),
+                acks: -1,
+                records: vec![RecordBatchSpec {
+                    topic: "t".into(),
+                    partition: 0,
+                    count: 1,
+                }],
+                timeout_ms: Some(30_000),
+                broker: None,
+            }),
+        });
+    }
+    sim.run_until(601);
+    sim
+}
+
+fn to_js<T: Serialize>(v: &T) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_snapshot_crosses_as_plain_js_data() {
+    let sim = waiting_sim(3);
+    let snap = to_js(&view::snapshot(&sim));
+    assert_eq!(get(&snap, "now_ms").as_f64(), Some(601.0));
+    let brokers = Array::from(&get(&snap, "brokers"));
+    assert_eq!(brokers.length(), 3);
+    let purgatory = get(&brokers.get(0), "produce_purgatory");
+    assert_eq!(
+        get(&purgatory, "num_delayed_operations").as_f64(),
+        Some(3.0)
+    );
+    // `None` crosses as null (json_compatible), not undefined, so the page can test `== null`.
+    let first = Array::from(&get(&snap, "requests")).get(0);
+    assert!(get(&first, "responded_ms").is_null());
+    // The JSON text of the JS value equals the native serde_json text.
+    let js_text = js_sys::JSON::stringify(&snap).unwrap().as_string().unwrap();
+    let native: serde_json::Value = serde_json::to_value(view::snapshot(&sim)).unwrap();
+    let via_js: serde_json::Value = serde_json::from_str(&js_text).unwrap();
+    assert_eq!(via_js, native);
+}
+
+#[wasm_bindgen_test]
+fn a_large_purgatory_is_summarised() {
+    let sim = waiting_sim(2_000);
+    let snap = view::snapshot(&sim);
+    let p = &snap.brokers[0].produce_purgatory;
+    assert_eq!(p.gauges.num_delayed_operations, 2_000);
+    assert!(p.operations.len() <= view::MAX_OPERATIONS);
+    let text = serde_json::to_string(&snap).unwrap();
+    assert!(text.len() < 64 * 1024, "snapshot is {} bytes", text.len());
+}
+
+#[wasm_bindgen_test]
+fn trace_events_cross_with_their_tags() {
+    let mut sim = waiting_sim(1);
+    let events = to_js(&sim.drain_trace());
+    let events = Array::from(&events);
+    assert!(events.length() > 0);
+    let tags: Vec<String> = events
+        .iter()
+        .map(|e| get(&e, "event").as_string().unwrap())
+        .collect();
+    assert!(
+        tags.iter().any(|t| t == "delayed_produce_created"),
+        "{tags:?}"
+    );
+}

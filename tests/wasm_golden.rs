@@ -1,0 +1,38 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Native half of the wasm determinism check: the curated scenarios the wasm tests embed, run
+//! natively, must give exactly the committed golden result documents. `tests/wasm_node.rs` runs the
+//! same scenarios inside wasm (Node) and compares with the same files, so native and wasm agree
+//! byte for byte. Regenerate with `UPDATE_GOLDEN=1 cargo test --test wasm_golden`.
+
+use purgatory_playground::scenario::Scenario;
+use purgatory_playground::sim::{run_scenario, view};
+
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        "s02",
+        include_str!("../scenarios/s02-stalled-follower-times-out.json"),
+        "tests/wasm_golden/s02.result.json",
+    ),
+    (
+        "s10",
+        include_str!("../scenarios/s10-multi-partition-request.json"),
+        "tests/wasm_golden/s10.result.json",
+    ),
+];
+
+#[test]
+fn native_results_match_the_goldens_the_wasm_tests_use() {
+    for (name, text, golden) in CASES {
+        let scenario = Scenario::from_json(text).expect("curated scenario parses");
+        let result = view::result_json(&run_scenario(&scenario, None).expect("runs"));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(golden);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &result).unwrap();
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            result, expected,
+            "{name}: native result differs from {golden}"
+        );
+    }
+}

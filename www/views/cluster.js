@@ -1,0 +1,99 @@
+// Cluster view: brokers with their follower state and buttons, each partition's replica logs as
+// offset cells with LEO and HW markers, the committed and pending ISR, leader and epoch, and the
+// messages travelling between brokers in simulated time.
+import { esc, fmt, set, patch } from './dom.js';
+
+const MAX_CELLS = 40;
+
+function isrPending(p) {
+  const s = p.isr_state;
+  if (!s || s.state === 'committed') return '';
+  if (s.state === 'pending_expand') return ` <span class="pending" title="AlterPartition in flight; the maximal ISR already counts it">pending expand +${s.replica}</span>`;
+  return ` <span class="pending" title="AlterPartition in flight; the maximal ISR is still the old set">pending shrink -${set(s.out_of_sync)}</span>`;
+}
+
+function logCells(r, hw) {
+  const leo = r.log_end_offset;
+  const start = Math.max(0, leo - MAX_CELLS);
+  let html = start > 0 ? `<span class="cell more" title="offsets 0-${start - 1} not drawn">…${fmt(start)}</span>` : '';
+  for (let o = start; o < leo; o++) {
+    const cls = o < hw ? 'committed' : 'uncommitted';
+    html += `<span class="cell ${cls}" title="offset ${o}${o < hw ? ' (below HW: committed)' : ' (above HW)'}"></span>`;
+  }
+  return html;
+}
+
+function partitionBlock(tp, replicas, snap, brokerById) {
+  const leader = replicas.find((r) => r.is_leader && brokerById.get(r.broker).running);
+  const ctrl = snap.controller.partitions.find((c) => c.tp === tp);
+  const hw = leader ? leader.high_watermark : null;
+  const [topic, part] = [replicas[0].topic, replicas[0].partition];
+  const followerOf = new Map((leader?.followers ?? []).map((f) => [f.broker, f]));
+  const rows = replicas.map((r) => {
+    const b = brokerById.get(r.broker);
+    const f = followerOf.get(r.broker);
+    const role = r.is_leader ? `leader, epoch ${r.leader_epoch}` : `follower (epoch ${r.leader_epoch})`;
+    const inIsr = (leader ?? ctrl)?.isr.includes(r.broker);
+    const seen = f ? ` · leader sees LEO ${f.log_end_offset ?? '?'}, caught up at ${fmt(f.last_caught_up_time_ms)} ms` : '';
+    return `<div class="replica ${b.state}">
+      <div class="rlabel"><b>broker ${r.broker}</b> <span class="role">${role}</span>
+        <span class="badge ${b.state}">${b.state}</span>${inIsr ? '<span class="badge isr">ISR</span>' : '<span class="badge out">out of ISR</span>'}</div>
+      <div class="log" aria-label="broker ${r.broker} log of ${esc(tp)}: LEO ${r.log_end_offset}, HW ${r.high_watermark}">${logCells(r, r.high_watermark)}<span class="leo" title="log end offset">LEO ${fmt(r.log_end_offset)}</span><span class="hwm" title="this replica's high watermark">HW ${fmt(r.high_watermark)}</span></div>
+      <div class="rmeta">${esc(seen)}</div>
+    </div>`;
+  }).join('');
+  return `<section class="partition" aria-label="partition ${esc(tp)}">
+    <h3>${esc(tp)} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? 'none')}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b></span>
+      <span class="kv">HW <b data-testid="hw-${esc(topic)}-${part}">${hw ?? '-'}</b></span>
+      <span class="kv">ISR <b data-testid="isr-${esc(topic)}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader) : ''}</span>
+      ${leader ? `<span class="kv" title="Kafka's maximalIsr: what the HW is computed with">maximal ISR ${set(leader.maximal_isr)}</span>` : ''}</h3>
+    ${rows}
+  </section>`;
+}
+
+function brokerCard(b, snap) {
+  const id = b.id;
+  return `<div class="broker ${b.state}">
+    <div><b>broker ${id}</b> <span class="badge ${b.state}">${b.state}</span>${b.fenced && b.state !== 'fenced' ? '<span class="badge fenced">fenced</span>' : ''}</div>
+    <div class="btns">
+      ${b.fetching_paused
+        ? `<button data-cmd="resume_follower" data-broker="${id}" data-testid="resume-follower-${id}">Resume fetching</button>`
+        : `<button data-cmd="pause_follower" data-broker="${id}" data-testid="pause-follower-${id}">Pause fetching</button>`}
+      ${b.running
+        ? `<button data-cmd="crash_broker" data-broker="${id}" data-testid="crash-broker-${id}">Crash</button>`
+        : `<button data-cmd="restart_broker" data-broker="${id}" data-testid="restart-broker-${id}">Restart</button>`}
+    </div>
+  </div>`;
+}
+
+function network(snap, now, n) {
+  if (!snap.in_flight.length) return '<p class="muted">No messages in flight.</p>';
+  const x = (b) => ((b + 0.5) / n) * 100;
+  const rows = snap.in_flight.slice(0, 12).map((m, i) => {
+    const span = Math.max(1, m.arrives_ms - m.sent_ms);
+    const t = Math.min(1, Math.max(0, (now - m.sent_ms) / span));
+    const from = m.from ?? (m.to === 0 ? 1 : 0);
+    const to = m.to ?? from;
+    const pos = x(from) + (x(to) - x(from)) * t;
+    return `<div class="msg ${m.kind}" style="--y:${i}"><span class="dot" style="left:${pos}%"></span><span class="mlabel">${esc(m.label)} · ${m.from ?? 'controller'} → ${m.to ?? 'controller'} · arrives ${fmt(m.arrives_ms)} ms</span></div>`;
+  }).join('');
+  const more = snap.in_flight_total > 12 ? `<p class="muted">+ ${fmt(snap.in_flight_total - 12)} more in flight</p>` : '';
+  const labels = Array.from({ length: n }, (_, b) => `<span style="left:${x(b)}%">broker ${b}</span>`).join('');
+  return `<div class="lanes"><div class="lane-labels">${labels}</div>${rows}</div>${more}`;
+}
+
+export function renderCluster(el, snap, nowFrac) {
+  const brokerById = new Map(snap.brokers.map((b) => [b.id, b]));
+  const byTp = new Map();
+  for (const b of snap.brokers) {
+    for (const r of b.partitions) {
+      if (!byTp.has(r.tp)) byTp.set(r.tp, []);
+      byTp.get(r.tp).push({ ...r, broker: b.id });
+    }
+  }
+  const order = (tp, list) => list.sort((a, c) => a.assignment.indexOf(a.broker) - c.assignment.indexOf(c.broker));
+  const parts = [...byTp.entries()].map(([tp, list]) => partitionBlock(tp, order(tp, list), snap, brokerById)).join('');
+  patch(el.querySelector('.brokers'), snap.brokers.map((b) => brokerCard(b, snap)).join(''));
+  patch(el.querySelector('.partitions'), parts);
+  patch(el.querySelector('.network'), network(snap, nowFrac, snap.brokers.length));
+}

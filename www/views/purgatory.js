@@ -1,0 +1,51 @@
+// Purgatory view: the produce purgatory of every broker that holds anything: the gauges, the
+// estimate against the purge interval, each key's watch list in FIFO order (completed but not yet
+// purged entries shown as such) and each DelayedProduce with its required offsets and time left.
+import { esc, fmt, patch } from './dom.js';
+
+/** Rows drawn one by one; the rest are counted. */
+const MAX_ROWS = 12;
+
+function watchLists(p, selected) {
+  if (!p.watch_lists.length) return '<p class="muted">No watch lists.</p>';
+  return p.watch_lists.map((w) => `<div class="watch"><span class="key">${esc(w.key)}</span>
+    <ol class="fifo" aria-label="watch list of ${esc(w.key)}, oldest first">${w.entries.map((e) => `<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${esc(e.request ?? '')}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${esc(e.request ?? e.op)}${e.completed ? ' ✓' : ''}</li>`).join('')}
+    ${w.total > w.entries.length ? `<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : ''}</ol>
+    <span class="muted">${fmt(w.total)} entries, ${fmt(w.completed)} completed not purged</span></div>`).join('');
+}
+
+function operations(p, now, selected) {
+  if (!p.operations.length) return '';
+  const rows = p.operations.slice(0, MAX_ROWS).map((o) => {
+    const left = o.completed ? 'completed, not purged' : `${fmt(Math.max(0, o.expires_at_ms - now))} ms`;
+    const parts = o.partitions.map((s) => `${esc(s.tp)}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? (o.completed ? '<span class="bad">REQUEST_TIMED_OUT (expired while acksPending)</span>' : '<span class="pending">acksPending</span>') : `<span class="ok">${esc(s.error)}</span>`}`).join('<br>');
+    const slot = o.timer_slot ? `L${o.timer_slot[0] + 1} bucket ${o.timer_slot[1]}` : '-';
+    return `<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${esc(o.request)}">
+      <td><button class="link" data-select="${esc(o.request)}">${esc(o.request)}</button></td><td>${esc(o.op)}</td><td>${parts}</td><td>${left}</td><td>${slot}</td></tr>`;
+  }).join('');
+  const shown = Math.min(p.operations.length, MAX_ROWS);
+  const more = p.operations_total > shown ? `<p class="muted">+ ${fmt(p.operations_total - shown)} more operations held (${fmt(p.num_delayed_operations)} waiting in all)</p>` : '';
+  return `<table class="ops"><caption>DelayedProduce operations (waiting first)</caption><thead><tr><th>request</th><th>op</th><th>status per partition</th><th>time left</th><th>on the wheel</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
+}
+
+export function renderPurgatory(el, snap, selected) {
+  let size = 0;
+  let delayed = 0;
+  for (const b of snap.brokers) {
+    size += b.produce_purgatory.purgatory_size;
+    delayed += b.produce_purgatory.num_delayed_operations;
+  }
+  const body = snap.brokers.filter((b) => b.produce_purgatory.operations_total > 0 || b.produce_purgatory.watch_lists.length || b.produce_purgatory.estimated_total_operations > 0).map((b) => {
+    const p = b.produce_purgatory;
+    const pct = Math.min(100, (100 * (p.estimated_total_operations - p.num_delayed_operations)) / Math.max(1, p.purge_interval));
+    return `<section class="purg"><h3>broker ${b.id} · Produce purgatory</h3>
+      <div class="gauges"><span>PurgatorySize <b>${fmt(p.purgatory_size)}</b></span><span>NumDelayedOperations <b>${fmt(p.num_delayed_operations)}</b></span><span>ExpiresPerSec (total) <b>${fmt(b.produce_expires)}</b></span></div>
+      <div class="purge" title="the reaper purges when estimatedTotalOperations - NumDelayedOperations > purge interval">
+        <span>estimated ${fmt(p.estimated_total_operations)} - delayed ${fmt(p.num_delayed_operations)} = ${fmt(p.estimated_total_operations - p.num_delayed_operations)} of purge interval ${fmt(p.purge_interval)}</span>
+        <span class="bar"><span style="width:${pct}%"></span></span></div>
+      <h4>Watch lists (FIFO)</h4>${watchLists(p, selected)}
+      ${operations(p, snap.now_ms, selected)}</section>`;
+  }).join('') || '<p class="muted">Nothing in any produce purgatory. Fire an acks=all request while a follower is paused to see one wait.</p>';
+  patch(el.querySelector('.purg-totals'), `<span>PurgatorySize (all brokers) <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
+  patch(el.querySelector('.purg-body'), body);
+}
