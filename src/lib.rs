@@ -24,4 +24,5 @@ pub mod timer;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
