@@ -1,0 +1,243 @@
+//! Every curated scenario reproduces its golden result byte for byte, and the spec's stated
+//! outcomes (kafka-semantics.md section f, derived by hand for the contract's timing in
+//! scenarios/README.md) hold independently of the goldens.
+
+use std::path::Path;
+
+use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::Scenario;
+use purgatory_playground::sim::run_scenario;
+
+fn load(name: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(name: &str) -> RunResult {
+    run_scenario(&load(name), None).expect("runs")
+}
+
+/// `(responded_ms, [error per partition])` of one response.
+fn outcome(result: &RunResult, id: &str) -> (Option<u64>, Vec<Option<&'static str>>) {
+    let r = result
+        .responses
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no response {id}"));
+    (
+        r.responded_ms,
+        r.partitions.iter().map(|p| p.error).collect(),
+    )
+}
+
+#[test]
+fn every_curated_scenario_reproduces_its_golden() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let actual = serde_json::to_string_pretty(&run(&name)).unwrap() + "\n";
+        let golden_path = dir.join("golden").join(format!("{name}.json"));
+        let golden = std::fs::read_to_string(&golden_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", golden_path.display()));
+        assert!(
+            actual == golden,
+            "{name}: result differs from {}\n{actual}",
+            golden_path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} scenarios found");
+}
+
+#[test]
+fn acks_all_completes_when_the_second_follower_fetches() {
+    // S1: the parked fetches wake at the append (0), responses arrive at 1, Fetch@10 at 2.
+    let r = run("s01-happy-path");
+    assert_eq!(outcome(&r, "p1"), (Some(2), vec![Some("NONE")]));
+    assert_eq!(r.purgatory.purgatory_size, 0);
+}
+
+#[test]
+fn acks_all_times_out_while_stalled_follower_still_in_isr() {
+    // S2: a stalled ISR follower blocks acks=all until it leaves the ISR (45 000 + 10), after
+    // the 31 000 timeout; the timed-out records then commit.
+    let r = run("s02-stalled-follower-times-out");
+    assert_eq!(
+        outcome(&r, "p1"),
+        (Some(31_000), vec![Some("REQUEST_TIMED_OUT")])
+    );
+    assert_eq!(r.responses[0].partitions[0].base_offset, 0);
+    assert_eq!(r.partitions[0].high_watermark, 10);
+    assert_eq!(r.partitions[0].isr.len(), 2);
+}
+
+#[test]
+fn acks_all_completes_at_the_isr_shrink_commit() {
+    let r = run("s03-stalled-follower-completes-at-isr-shrink");
+    assert_eq!(outcome(&r, "p1"), (Some(45_010), vec![Some("NONE")]));
+}
+
+#[test]
+fn a_follower_already_out_of_the_isr_does_not_hold_the_high_watermark() {
+    let r = run("s04-out-of-isr-follower-does-not-hold-back");
+    assert_eq!(outcome(&r, "p1"), (Some(60_002), vec![Some("NONE")]));
+}
+
+#[test]
+fn under_min_isr_the_high_watermark_freezes_and_acks_all_is_refused() {
+    let r = run("s05-both-followers-stalled-hw-freezes");
+    assert_eq!(
+        outcome(&r, "p1"),
+        (Some(31_000), vec![Some("REQUEST_TIMED_OUT")])
+    );
+    assert_eq!(
+        outcome(&r, "p2-acks-all-under-min-isr"),
+        (Some(50_000), vec![Some("NOT_ENOUGH_REPLICAS")])
+    );
+    assert_eq!(
+        outcome(&r, "p3-acks-1-under-min-isr"),
+        (Some(50_000), vec![Some("NONE")])
+    );
+    assert_eq!(
+        r.partitions[0].high_watermark, 0,
+        "strict min ISR freezes the HW"
+    );
+}
+
+#[test]
+fn not_enough_replicas_before_append_and_effective_min_isr() {
+    let r = run("s06-pre-append-not-enough-replicas");
+    let nr = Some("NOT_ENOUGH_REPLICAS");
+    assert_eq!(
+        outcome(&r, "p1-two-partitions-isr-of-one"),
+        (Some(12_000), vec![nr, nr])
+    );
+    assert_eq!(
+        outcome(&r, "p2-rf1-effective-min-isr-1"),
+        (Some(12_000), vec![Some("NONE")])
+    );
+}
+
+#[test]
+fn acks_zero_one_and_invalid_values() {
+    let r = run("s07-acks-variants");
+    assert_eq!(outcome(&r, "acks-1"), (Some(1_000), vec![Some("NONE")]));
+    assert_eq!(outcome(&r, "acks-0").0, None);
+    let closed = r
+        .responses
+        .iter()
+        .find(|x| x.id == "acks-0-to-a-follower")
+        .unwrap();
+    assert!(closed.connection_closed && closed.responded_ms.is_none());
+    assert_eq!(
+        outcome(&r, "acks-2"),
+        (Some(4_000), vec![Some("INVALID_REQUIRED_ACKS")])
+    );
+}
+
+#[test]
+fn isr_of_the_leader_alone_completes_inside_try_complete_else_watch() {
+    let r = run("s08-isr-of-leader-only-completes-at-once");
+    assert_eq!(outcome(&r, "p1"), (Some(40_000), vec![Some("NONE")]));
+}
+
+#[test]
+fn losing_leadership_answers_waiting_requests_at_once() {
+    // S9: the election at 5000 reaches the old leader one network delay later.
+    let r = run("s09-leader-change-answers-waiting-request");
+    assert_eq!(
+        outcome(&r, "p1"),
+        (Some(5_001), vec![Some("NOT_LEADER_OR_FOLLOWER")])
+    );
+}
+
+#[test]
+fn multi_partition_requests_answer_once_with_mixed_results() {
+    let r = run("s10-multi-partition-request");
+    assert_eq!(
+        outcome(&r, "p1-one-done-one-times-out"),
+        (Some(31_000), vec![Some("NONE"), Some("REQUEST_TIMED_OUT")])
+    );
+    assert_eq!(
+        outcome(&r, "p2-one-not-led-here"),
+        (
+            Some(5_002),
+            vec![Some("NONE"), Some("NOT_LEADER_OR_FOLLOWER")]
+        )
+    );
+    assert_eq!(
+        r.purgatory.purgatory_size, 2,
+        "completed ops linger on their other keys"
+    );
+}
+
+#[test]
+fn isr_expansion_counts_before_its_commit() {
+    let r = run("s12-isr-expansion-counts-before-commit");
+    assert_eq!(outcome(&r, "b"), (Some(61_001), vec![Some("NONE")]));
+}
+
+#[test]
+fn a_stalled_follower_on_an_idle_partition_never_leaves_the_isr() {
+    let r = run("s13-idle-stalled-follower-never-shrinks");
+    assert_eq!(outcome(&r, "p1"), (Some(105_010), vec![Some("NONE")]));
+}
+
+#[test]
+fn a_crashed_follower_is_fenced_sooner_than_a_stalled_one_leaves() {
+    let r = run("s14-crashed-follower-fenced-sooner-than-stalled");
+    assert_eq!(outcome(&r, "p1"), (Some(9_003), vec![Some("NONE")]));
+}
+
+#[test]
+fn timer_expiry_is_exact_and_purge_needs_more_than_the_interval() {
+    let r = run("s15-timer-expiry-is-exact");
+    assert_eq!(
+        outcome(&r, "p2-timeout-12345"),
+        (Some(13_346), vec![Some("REQUEST_TIMED_OUT")])
+    );
+    assert_eq!(
+        run("s15-purge-after-1001-expired").purgatory.purgatory_size,
+        0
+    );
+    assert_eq!(
+        run("s15-no-purge-at-1000-expired").purgatory.purgatory_size,
+        1000
+    );
+}
+
+#[test]
+fn the_same_scenario_twice_gives_byte_identical_results_and_traces() {
+    for name in [
+        "s02-stalled-follower-times-out",
+        "s10-multi-partition-request",
+        "x04-crashed-follower-restarts-and-rejoins-isr",
+    ] {
+        let scenario = load(name);
+        let mut first_trace = Vec::new();
+        let mut second_trace = Vec::new();
+        let first = run_scenario(&scenario, Some(&mut first_trace)).unwrap();
+        let second = run_scenario(&scenario, Some(&mut second_trace)).unwrap();
+        assert_eq!(
+            serde_json::to_string(&first).unwrap(),
+            serde_json::to_string(&second).unwrap(),
+            "{name}"
+        );
+        assert!(!first_trace.is_empty());
+        assert!(first_trace == second_trace, "{name}: traces differ");
+        // Tracing does not change the outcome.
+        assert_eq!(
+            first,
+            run_scenario(&scenario, None).unwrap(),
+            "{name}: trace on/off differ"
+        );
+    }
+}
