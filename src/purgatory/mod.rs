@@ -9,3 +9,6 @@
 mod purgatory;
 
 pub use purgatory::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
+
+#[cfg(test)]
+mod tests;

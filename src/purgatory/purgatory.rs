@@ -57,6 +57,10 @@ struct Held<O> {
     timer: Option<TimerHandle>,
     /// How many watch lists still hold this op. A completed op is dropped when this reaches 0.
     watch_count: u32,
+    /// When its timeout fires, and the order it entered the purgatory: ops due in the same
+    /// millisecond expire in the order they were scheduled (the wheel's bucket order differs).
+    expires_at_ms: u64,
+    seq: u64,
 }
 
 struct Slot<O> {
@@ -88,6 +92,7 @@ pub struct Purgatory<K, O> {
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
     expired_scratch: Vec<OpId>,
+    next_seq: u64,
 }
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
@@ -106,6 +111,7 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             purge_interval,
             last_reaper_step_ms: start_ms,
             expired_scratch: Vec::new(),
+            next_seq: 0,
         }
     }
 
@@ -216,7 +222,11 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             return (id, Watched::CompletedOnSecondTry);
         }
         match self.timer.add(now_ms, delay_ms, id) {
-            AddResult::Scheduled(handle) => self.held_mut(id).timer = Some(handle),
+            AddResult::Scheduled(handle) => {
+                let held = self.held_mut(id);
+                held.timer = Some(handle);
+                held.expires_at_ms = now_ms + delay_ms;
+            }
             // Kafka runs a task whose deadline has already passed on the executor at once.
             AddResult::Expired(id) => self.expire(id, hooks),
         }
@@ -276,14 +286,17 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
     /// removed (0 when it did not run).
     pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
         let mut expired = std::mem::take(&mut self.expired_scratch);
-        let bucket_expired = self.timer.advance_clock(now_ms, |_, id| expired.push(id));
+        self.timer.advance_clock(now_ms, |_, id| expired.push(id));
+        expired.sort_by_key(|&id| {
+            let held = self.held(id).expect("a timer entry belongs to a held op");
+            (held.expires_at_ms, held.seq)
+        });
         for &id in &expired {
             self.held_mut(id).timer = None;
             self.expire(id, hooks);
         }
         expired.clear();
         self.expired_scratch = expired;
-        let _ = bucket_expired;
         self.last_reaper_step_ms = now_ms;
         self.purge_due().then(|| self.purge())
     }
@@ -356,11 +369,14 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
     }
 
     fn insert(&mut self, op: O) -> OpId {
+        self.next_seq += 1;
         let held = Held {
             op,
             completed: false,
             timer: None,
             watch_count: 0,
+            expires_at_ms: 0,
+            seq: self.next_seq,
         };
         match self.free_slots.pop() {
             Some(slot) => {
