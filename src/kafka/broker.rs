@@ -38,12 +38,18 @@ pub struct Ctx<'a> {
     pub now_ms: u64,
     pub config: &'a Config,
     pub topic_names: &'a [String],
-    pub outbox: &'a mut Vec<Outgoing>,
+    pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
     pub trace: &'a mut Trace,
     pub requests: &'a mut RequestLog,
 }
 
 impl Ctx<'_> {
+    /// Hands a message or timer to the simulation, with the event that caused it, so the
+    /// receiver's events can name their cause across the network.
+    pub fn send(&mut self, out: Outgoing, cause: Option<EventId>) {
+        self.outbox.push((out, cause));
+    }
+
     pub fn emit(
         &mut self,
         cause: Option<EventId>,
@@ -195,16 +201,19 @@ impl Broker {
                 _ => Vec::new(),
             };
             let (broker, name, proposed_isr) = (self.id, ctx.tp_name(tp), proposal.new_isr.clone());
-            ctx.emit(None, || Event::IsrShrinkProposed {
+            let id = ctx.emit(None, || Event::IsrShrinkProposed {
                 broker,
                 tp: name,
                 out_of_sync,
                 proposed_isr,
             });
-            ctx.outbox.push(Outgoing::AlterPartition {
-                leader: self.id,
-                proposal,
-            });
+            ctx.send(
+                Outgoing::AlterPartition {
+                    leader: self.id,
+                    proposal,
+                },
+                id,
+            );
         }
     }
 

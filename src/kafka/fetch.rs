@@ -308,14 +308,13 @@ impl Broker {
         });
         if let Some(proposal) = p.maybe_expand_isr(follower, &self.registry) {
             let proposed_isr = proposal.new_isr.clone();
-            ctx.emit(updated, || Event::IsrExpandProposed {
+            let id = ctx.emit(updated, || Event::IsrExpandProposed {
                 broker: leader,
                 tp: name.clone(),
                 replica: follower,
                 proposed_isr,
             });
-            ctx.outbox
-                .push(Outgoing::AlterPartition { leader, proposal });
+            ctx.send(Outgoing::AlterPartition { leader, proposal }, id);
         }
         if previous == Some(fetch_offset) {
             return;
@@ -341,13 +340,14 @@ impl Broker {
         if ctx.trace.enabled() {
             let (leader, follower) = (response.leader, response.follower);
             let partitions = fetch_data_parts(&response, ctx);
-            ctx.emit(cause, || Event::FetchResponseSent {
+            let id = ctx.emit(cause, || Event::FetchResponseSent {
                 leader,
                 follower,
                 partitions,
             });
+            return ctx.send(Outgoing::FetchResponse(response), id);
         }
-        ctx.outbox.push(Outgoing::FetchResponse(response));
+        ctx.send(Outgoing::FetchResponse(response), cause);
     }
 
     /// Kafka: `checkAndComplete` on the Fetch purgatory for one key.
@@ -463,11 +463,14 @@ impl Broker {
         }
         if partitions.is_empty() {
             if let Some(at_ms) = next_ready {
-                ctx.outbox.push(Outgoing::FetcherWake {
-                    follower: self.id,
-                    leader,
-                    at_ms,
-                });
+                ctx.send(
+                    Outgoing::FetcherWake {
+                        follower: self.id,
+                        leader,
+                        at_ms,
+                    },
+                    cause,
+                );
             }
             return;
         }
@@ -484,13 +487,14 @@ impl Broker {
         if ctx.trace.enabled() {
             let parts = fetch_parts(&request, ctx);
             let follower = self.id;
-            ctx.emit(cause, || Event::FetchSent {
+            let id = ctx.emit(cause, || Event::FetchSent {
                 follower,
                 leader,
                 partitions: parts,
             });
+            return ctx.send(Outgoing::Fetch(request), id);
         }
-        ctx.outbox.push(Outgoing::Fetch(request));
+        ctx.send(Outgoing::Fetch(request), cause);
     }
 
     /// Kafka: `ReplicaFetcherThread.processPartitionData`: append, take the leader's HW (capped
@@ -511,7 +515,6 @@ impl Broker {
         fetcher.in_flight = None;
         let sent_ms = fetcher.last_sent_ms;
         let backoff_until = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
-        let mut received = Vec::new();
         for data in &response.partitions {
             let Some(fp) = fetcher.partitions.get_mut(&data.tp) else {
                 continue;
@@ -552,8 +555,8 @@ impl Broker {
                 p.log.append_as_follower(&data.batches);
                 p.update_follower_high_watermark(data.high_watermark);
             }
-            received.push(data.tp);
         }
+        let mut cause = cause;
         if ctx.trace.enabled() {
             let (follower, leader) = (self.id, response.leader);
             let partitions = response
@@ -571,7 +574,7 @@ impl Broker {
                     }
                 })
                 .collect();
-            ctx.emit(cause, || Event::FetchResponseReceived {
+            cause = ctx.emit(cause, || Event::FetchResponseReceived {
                 follower,
                 leader,
                 partitions,
@@ -586,11 +589,14 @@ impl Broker {
             // time; a real fetcher loop still takes some, so the next fetch leaves 1 ms later
             // instead of spinning within one millisecond.
             let (follower, leader) = (self.id, response.leader);
-            ctx.outbox.push(Outgoing::FetcherWake {
-                follower,
-                leader,
-                at_ms: ctx.now_ms + 1,
-            });
+            ctx.send(
+                Outgoing::FetcherWake {
+                    follower,
+                    leader,
+                    at_ms: ctx.now_ms + 1,
+                },
+                cause,
+            );
             return;
         }
         self.send_fetch(response.leader, cause, ctx);
@@ -616,17 +622,20 @@ impl Broker {
             fp.delayed_until_ms = retry_at_ms;
         }
         let follower = self.id;
-        ctx.emit(cause, || Event::FetchFailed {
+        let id = ctx.emit(cause, || Event::FetchFailed {
             follower,
             leader,
             reason: "connection to the leader lost".into(),
             retry_at_ms,
         });
-        ctx.outbox.push(Outgoing::FetcherWake {
-            follower,
-            leader,
-            at_ms: retry_at_ms,
-        });
+        ctx.send(
+            Outgoing::FetcherWake {
+                follower,
+                leader,
+                at_ms: retry_at_ms,
+            },
+            id,
+        );
     }
 }
 

@@ -186,6 +186,7 @@ impl Simulation {
                         leader: broker,
                         session,
                     },
+                    id,
                 );
             }
         }
@@ -207,6 +208,7 @@ impl Simulation {
                 broker,
                 incarnation,
             },
+            id,
         );
     }
 
@@ -244,6 +246,7 @@ impl Simulation {
                 broker,
                 broker_epoch,
             },
+            id,
         );
     }
 

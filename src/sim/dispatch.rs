@@ -3,16 +3,16 @@
 use super::queue::Scheduled;
 use super::Simulation;
 use crate::kafka::BrokerId;
-use crate::trace::Event;
+use crate::trace::{Event, EventId};
 
 impl Simulation {
-    pub(super) fn dispatch(&mut self, item: Scheduled) {
+    pub(super) fn dispatch(&mut self, item: Scheduled, cause: Option<EventId>) {
         match item {
             Scheduled::FetchArrives(request) => {
                 let (leader, follower, session) =
                     (request.leader, request.follower, request.session);
                 if self.is_running(leader) {
-                    self.with_broker(leader, |b, ctx| b.handle_fetch(request, None, ctx));
+                    self.with_broker(leader, |b, ctx| b.handle_fetch(request, cause, ctx));
                 } else {
                     // Nobody listens: the follower sees the connection refused a hop later.
                     let at = self.now_ms + self.config.network_delay_ms;
@@ -23,13 +23,14 @@ impl Simulation {
                             leader,
                             session,
                         },
+                        cause,
                     );
                 }
             }
             Scheduled::FetchResponseArrives(response) => {
                 if self.is_running(response.follower) {
                     let follower = response.follower;
-                    self.with_broker(follower, |b, ctx| b.on_fetch_response(response, None, ctx));
+                    self.with_broker(follower, |b, ctx| b.on_fetch_response(response, cause, ctx));
                 }
             }
             Scheduled::FetchFailed {
@@ -39,13 +40,13 @@ impl Simulation {
             } => {
                 if self.is_running(follower) {
                     self.with_broker(follower, |b, ctx| {
-                        b.on_fetch_failed(leader, session, None, ctx)
+                        b.on_fetch_failed(leader, session, cause, ctx)
                     });
                 }
             }
             Scheduled::FetcherWake { follower, leader } => {
                 if self.is_running(follower) {
-                    self.with_broker(follower, |b, ctx| b.send_fetch(leader, None, ctx));
+                    self.with_broker(follower, |b, ctx| b.send_fetch(leader, cause, ctx));
                 }
             }
             Scheduled::AlterPartitionDone { leader, proposal } => {
@@ -55,7 +56,7 @@ impl Simulation {
                         partitions: vec![record.clone()],
                         brokers: vec![],
                     };
-                    self.publish(delta, None);
+                    self.publish(delta, cause);
                 }
                 if self.is_running(leader) {
                     self.with_broker(leader, |b, ctx| {
@@ -82,13 +83,16 @@ impl Simulation {
                 }
                 // A period of 0 would never let time move on; Kafka refuses it outright.
                 let period = self.config.isr_expiration_period_ms().max(1);
-                self.agenda
-                    .schedule(self.now_ms + period, Scheduled::IsrExpiration { broker });
+                self.agenda.schedule(
+                    self.now_ms + period,
+                    Scheduled::IsrExpiration { broker },
+                    None,
+                );
             }
             Scheduled::SessionExpiry {
                 broker,
                 incarnation,
-            } => self.on_session_expiry(broker, incarnation),
+            } => self.on_session_expiry(broker, incarnation, cause),
             Scheduled::RegistrationArrives {
                 broker,
                 broker_epoch,
@@ -101,7 +105,7 @@ impl Simulation {
             }
             Scheduled::MetadataArrives { broker, delta } => {
                 if self.is_running(broker) {
-                    self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, None, ctx));
+                    self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, cause, ctx));
                 }
             }
         }
@@ -112,7 +116,7 @@ impl Simulation {
     }
 
     /// The controller fences a broker whose heartbeats stopped more than the session timeout ago.
-    fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
+    fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64, cause: Option<EventId>) {
         let hb = self.heartbeats[broker.0 as usize];
         if hb.alive_since_ms.is_some()
             || hb.incarnation != incarnation
@@ -122,7 +126,7 @@ impl Simulation {
         }
         let last_heartbeat_ms = self.last_heartbeat_arrival_ms(broker);
         let delta = self.controller.fence(broker);
-        let id = self.trace.emit(self.now_ms, None, || Event::BrokerFenced {
+        let id = self.trace.emit(self.now_ms, cause, || Event::BrokerFenced {
             broker,
             last_heartbeat_ms,
         });

@@ -64,7 +64,7 @@ pub struct Simulation {
     /// Every action applied, with its time: seed + config + this log replays the run.
     action_log: Vec<TimedAction>,
     trace: Trace,
-    outbox: Vec<Outgoing>,
+    outbox: Vec<(Outgoing, Option<EventId>)>,
 }
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
@@ -171,22 +171,23 @@ impl Simulation {
                 broker.sync_fetchers(None, ctx)
             });
         }
-        let initial: Vec<Outgoing> = std::mem::take(&mut self.outbox);
-        for out in initial {
+        let initial = std::mem::take(&mut self.outbox);
+        for (out, cause) in initial {
             match out {
                 Outgoing::Fetch(request) => {
                     let leader = request.leader;
                     self.with_broker(leader, |broker, ctx| {
-                        broker.handle_fetch(request, None, ctx)
+                        broker.handle_fetch(request, cause, ctx)
                     });
                 }
-                other => self.outbox.push(other),
+                other => self.outbox.push((other, cause)),
             }
         }
         self.flush_outbox();
         for b in 0..self.brokers.len() {
             let broker = BrokerId(b as u32);
-            self.agenda.schedule(0, Scheduled::IsrExpiration { broker });
+            self.agenda
+                .schedule(0, Scheduled::IsrExpiration { broker }, None);
             self.refresh_reaper_wake(broker);
         }
     }
@@ -287,9 +288,9 @@ impl Simulation {
             self.apply_action(action);
             self.flush_outbox();
         }
-        while let Some(item) = self.agenda.pop_due(at_ms) {
+        while let Some((item, cause)) = self.agenda.pop_due(at_ms) {
             let touched = item.broker();
-            self.dispatch(item);
+            self.dispatch(item, cause);
             self.flush_outbox();
             if let Some(b) = touched {
                 self.refresh_reaper_wake(b);
@@ -318,15 +319,13 @@ impl Simulation {
     /// Turns what the handlers sent into scheduled deliveries.
     fn flush_outbox(&mut self) {
         let d = self.config.network_delay_ms;
-        for out in std::mem::take(&mut self.outbox) {
-            match out {
-                Outgoing::Fetch(request) => self
-                    .agenda
-                    .schedule(self.now_ms + d, Scheduled::FetchArrives(request)),
-                Outgoing::FetchResponse(response) => self
-                    .agenda
-                    .schedule(self.now_ms + d, Scheduled::FetchResponseArrives(response)),
-                Outgoing::AlterPartition { leader, proposal } => self.agenda.schedule(
+        for (out, cause) in std::mem::take(&mut self.outbox) {
+            let (at_ms, what) = match out {
+                Outgoing::Fetch(request) => (self.now_ms + d, Scheduled::FetchArrives(request)),
+                Outgoing::FetchResponse(response) => {
+                    (self.now_ms + d, Scheduled::FetchResponseArrives(response))
+                }
+                Outgoing::AlterPartition { leader, proposal } => (
                     self.now_ms + self.config.alter_partition_delay_ms,
                     Scheduled::AlterPartitionDone { leader, proposal },
                 ),
@@ -334,11 +333,12 @@ impl Simulation {
                     follower,
                     leader,
                     at_ms,
-                } => self.agenda.schedule(
+                } => (
                     at_ms.max(self.now_ms),
                     Scheduled::FetcherWake { follower, leader },
                 ),
-            }
+            };
+            self.agenda.schedule(at_ms, what, cause);
         }
     }
 
@@ -354,7 +354,8 @@ impl Simulation {
         let next = next.max(self.now_ms);
         if self.reaper_wake_ms[b].is_none_or(|planned| next < planned) {
             self.reaper_wake_ms[b] = Some(next);
-            self.agenda.schedule(next, Scheduled::ReaperWake { broker });
+            self.agenda
+                .schedule(next, Scheduled::ReaperWake { broker }, None);
         }
     }
 
@@ -364,6 +365,7 @@ impl Simulation {
         if delta.is_empty() {
             return;
         }
+        let mut last = cause;
         for record in &delta.partitions {
             let tp = format!(
                 "{}-{}",
@@ -375,7 +377,8 @@ impl Simulation {
                 record.isr.clone(),
                 record.partition_epoch,
             );
-            self.trace
+            last = self
+                .trace
                 .emit(self.now_ms, cause, || Event::PartitionChanged {
                     tp,
                     leader,
@@ -393,6 +396,7 @@ impl Simulation {
                     broker,
                     delta: Rc::clone(&delta),
                 },
+                last,
             );
         }
     }

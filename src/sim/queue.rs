@@ -9,6 +9,7 @@ use crate::kafka::fetch::{FetchRequest, FetchResponse};
 use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::partition::AlterPartitionProposal;
 use crate::kafka::BrokerId;
+use crate::trace::EventId;
 
 /// Something scheduled: a message in flight or a timer.
 #[derive(Clone, Debug)]
@@ -75,6 +76,8 @@ struct Entry {
     at_ms: u64,
     seq: u64,
     what: Scheduled,
+    /// The trace event that scheduled it (a send, a crash), named as the cause of what it does.
+    cause: Option<EventId>,
 }
 
 impl PartialEq for Entry {
@@ -102,11 +105,12 @@ pub struct Agenda {
 }
 
 impl Agenda {
-    pub fn schedule(&mut self, at_ms: u64, what: Scheduled) {
+    pub fn schedule(&mut self, at_ms: u64, what: Scheduled, cause: Option<EventId>) {
         self.heap.push(Entry {
             at_ms,
             seq: self.next_seq,
             what,
+            cause,
         });
         self.next_seq += 1;
     }
@@ -116,9 +120,9 @@ impl Agenda {
     }
 
     /// The next item if it is due at or before `now_ms`.
-    pub fn pop_due(&mut self, now_ms: u64) -> Option<Scheduled> {
+    pub fn pop_due(&mut self, now_ms: u64) -> Option<(Scheduled, Option<EventId>)> {
         if self.heap.peek()?.at_ms <= now_ms {
-            self.heap.pop().map(|e| e.what)
+            self.heap.pop().map(|e| (e.what, e.cause))
         } else {
             None
         }
