@@ -8,59 +8,43 @@ use purgatory_playground::sim::action::*;
 use purgatory_playground::sim::invariants::InvariantState;
 use purgatory_playground::sim::Simulation;
 
-/// SplitMix64: small, seeded, portable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-}
+mod common;
+use common::SplitMix64;
 
 fn random_scenario(seed: u64) -> Scenario {
-    let mut rng = Rng(seed);
-    let brokers = rng.range(1, 5) as u32;
+    let mut rng = SplitMix64(seed);
+    let brokers = rng.between(1, 5) as u32;
     let config = Config {
         brokers,
-        min_insync_replicas: rng.range(1, 3) as u32,
-        replica_lag_time_max_ms: rng.range(500, 30_000),
-        replica_fetch_wait_max_ms: rng.range(0, 500),
-        network_delay_ms: rng.range(0, 5),
-        alter_partition_delay_ms: rng.range(0, 30),
-        broker_session_timeout_ms: rng.range(500, 9_000),
-        broker_heartbeat_interval_ms: rng.range(100, 2_000),
-        producer_purgatory_purge_interval_requests: rng.range(0, 20),
-        request_timeout_ms: rng.range(0, 30_000),
+        min_insync_replicas: rng.between(1, 3) as u32,
+        replica_lag_time_max_ms: rng.between(500, 30_000),
+        replica_fetch_wait_max_ms: rng.between(0, 500),
+        network_delay_ms: rng.between(0, 5),
+        alter_partition_delay_ms: rng.between(0, 30),
+        broker_session_timeout_ms: rng.between(500, 9_000),
+        broker_heartbeat_interval_ms: rng.between(100, 2_000),
+        producer_purgatory_purge_interval_requests: rng.between(0, 20),
+        request_timeout_ms: rng.between(0, 30_000),
     };
-    let topics: Vec<TopicSpec> = (0..rng.range(1, 2))
+    let topics: Vec<TopicSpec> = (0..rng.between(1, 2))
         .map(|t| TopicSpec {
             name: format!("t{t}"),
-            partitions: rng.range(1, 3) as u32,
-            replication_factor: rng.range(1, brokers as u64) as u32,
+            partitions: rng.between(1, 3) as u32,
+            replication_factor: rng.between(1, brokers as u64) as u32,
         })
         .collect();
-    let run_until_ms = rng.range(1_000, 60_000);
+    let run_until_ms = rng.between(1_000, 60_000);
     let mut actions = Vec::new();
     let mut at = 0;
-    for i in 0..rng.range(1, 40) {
-        at += rng.range(0, run_until_ms / 10);
+    for i in 0..rng.between(1, 40) {
+        at += rng.between(0, run_until_ms / 10);
         if at > run_until_ms {
             break;
         }
         let broker = BrokerId(rng.below(brokers as u64) as u32);
         let action = match rng.below(10) {
             0..=4 => {
-                let records = (0..rng.range(1, 2))
+                let records = (0..rng.between(1, 2))
                     .map(|_| {
                         let t = rng.below(topics.len() as u64 + 1) as usize;
                         let topic = topics
@@ -68,13 +52,13 @@ fn random_scenario(seed: u64) -> Scenario {
                             .map_or("missing".to_string(), |t| t.name.clone());
                         RecordBatchSpec {
                             topic,
-                            partition: rng.range(0, 3) as i64,
-                            count: rng.range(1, 20) as u32,
+                            partition: rng.between(0, 3) as i64,
+                            count: rng.between(1, 20) as u32,
                         }
                     })
                     .collect();
                 let acks = [-1, -1, -1, 1, 0, 2][rng.below(6) as usize];
-                let timeout_ms = (rng.below(3) == 0).then(|| rng.range(0, 5_000));
+                let timeout_ms = (rng.below(3) == 0).then(|| rng.between(0, 5_000));
                 let broker = (rng.below(5) == 0).then_some(broker);
                 Action::Produce(ProduceSpec {
                     id: format!("p{i}"),
@@ -90,7 +74,7 @@ fn random_scenario(seed: u64) -> Scenario {
             8 => Action::RestartBroker { broker },
             _ => Action::ElectLeader {
                 topic: topics[0].name.clone(),
-                partition: rng.range(0, 2) as i64,
+                partition: rng.between(0, 2) as i64,
                 broker,
             },
         };

@@ -8,7 +8,8 @@
 //! - `metadata`: partition records and broker registrations;
 //! - `controller`: fencing, elections, AlterPartition;
 //! - `produce`: `DelayedProduce` and `appendRecords`;
-//! - `fetch`: follower fetches at the leader, `DelayedFetch`, and the follower's fetcher;
+//! - `fetch`: follower fetches at the leader and `DelayedFetch`;
+//! - `fetcher`: the follower's fetch loop;
 //! - `broker`: one broker process tying these together;
 //! - `requests`: the client's view of each produce request.
 
@@ -17,6 +18,7 @@ pub mod config;
 pub mod controller;
 pub mod errors;
 pub mod fetch;
+mod fetcher;
 pub mod log;
 pub mod metadata;
 pub mod partition;
