@@ -9,7 +9,7 @@ use super::config::Config;
 use super::controller::AlterPartitionError;
 use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, Partition};
+use super::partition::{AlterPartitionProposal, HwBound, HwRules, Partition};
 use super::produce::DelayedProduce;
 use super::requests::RequestLog;
 use super::{BrokerId, TopicPartition};
@@ -61,6 +61,16 @@ impl Ctx<'_> {
     /// Kafka's watch-key label, `topic-partition`.
     pub fn tp_name(&self, tp: TopicPartition) -> String {
         format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
+    }
+}
+
+/// The high-watermark rule's inputs at this broker, now.
+pub fn hw_rules<'a>(registry: &'a BrokerRegistry, ctx: &Ctx) -> HwRules<'a> {
+    HwRules {
+        now_ms: ctx.now_ms,
+        lag_time_max_ms: ctx.config.replica_lag_time_max_ms,
+        min_insync_replicas: ctx.config.min_insync_replicas,
+        registry,
     }
 }
 
@@ -155,14 +165,12 @@ impl Broker {
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) -> bool {
-        let config = ctx.config;
+        let rules = hw_rules(&self.registry, ctx);
         let Some(p) = self.partitions.get_mut(&tp) else {
             return false;
         };
-        let (lag, min_isr) = (config.replica_lag_time_max_ms, config.min_insync_replicas);
-        let (_, bound) = p.high_watermark_candidate(ctx.now_ms, lag, min_isr, &self.registry);
-        let Some(moved) = p.maybe_increment_leader_hw(ctx.now_ms, lag, min_isr, &self.registry)
-        else {
+        let (_, bound) = p.high_watermark_candidate(&rules);
+        let Some(moved) = p.maybe_increment_leader_hw(&rules) else {
             return false;
         };
         let (broker, name) = (self.id, ctx.tp_name(tp));
@@ -179,14 +187,9 @@ impl Broker {
 
     /// What holds a partition's HW where it is (for narration).
     pub fn hw_bound(&self, tp: TopicPartition, ctx: &Ctx) -> HwBound {
-        let p = &self.partitions[&tp];
-        p.high_watermark_candidate(
-            ctx.now_ms,
-            ctx.config.replica_lag_time_max_ms,
-            ctx.config.min_insync_replicas,
-            &self.registry,
-        )
-        .1
+        self.partitions[&tp]
+            .high_watermark_candidate(&hw_rules(&self.registry, ctx))
+            .1
     }
 
     /// The `isr-expiration` task (Kafka: `ReplicaManager.maybeShrinkIsr`, every lag/2).

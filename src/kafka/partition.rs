@@ -74,6 +74,16 @@ pub enum HwBound {
     LeaderLogEnd,
 }
 
+/// What the high-watermark rule reads besides the partition: the time, the two settings, and
+/// the broker registrations (for `isReplicaIsrEligible`).
+#[derive(Clone, Copy, Debug)]
+pub struct HwRules<'a> {
+    pub now_ms: u64,
+    pub lag_time_max_ms: u64,
+    pub min_insync_replicas: u32,
+    pub registry: &'a BrokerRegistry,
+}
+
 #[derive(Clone, Debug)]
 pub struct Partition {
     pub tp: TopicPartition,
@@ -172,15 +182,8 @@ impl Partition {
     }
 
     /// Kafka: `Partition.maybeIncrementLeaderHW`. Returns the move when the HW went up.
-    pub fn maybe_increment_leader_hw(
-        &mut self,
-        now_ms: u64,
-        lag_time_max_ms: u64,
-        min_insync_replicas: u32,
-        registry: &BrokerRegistry,
-    ) -> Option<HwMove> {
-        let (candidate, _) =
-            self.high_watermark_candidate(now_ms, lag_time_max_ms, min_insync_replicas, registry);
+    pub fn maybe_increment_leader_hw(&mut self, rules: &HwRules) -> Option<HwMove> {
+        let (candidate, _) = self.high_watermark_candidate(rules);
         let candidate = candidate?;
         (candidate > self.high_watermark).then(|| {
             let from = self.high_watermark;
@@ -194,14 +197,8 @@ impl Partition {
 
     /// The value the HW would move to now, and what bounds it. `None` when it cannot move at all
     /// (under min ISR, or a replica that holds it back has an unknown log end offset).
-    pub fn high_watermark_candidate(
-        &self,
-        now_ms: u64,
-        lag_time_max_ms: u64,
-        min_insync_replicas: u32,
-        registry: &BrokerRegistry,
-    ) -> (Option<u64>, HwBound) {
-        if self.is_under_min_isr(min_insync_replicas) {
+    pub fn high_watermark_candidate(&self, rules: &HwRules) -> (Option<u64>, HwBound) {
+        if self.is_under_min_isr(rules.min_insync_replicas) {
             return (None, HwBound::UnderMinIsr);
         }
         let leader_end = self.log_end_offset();
@@ -221,8 +218,8 @@ impl Partition {
                     broker,
                     log_end_offset: state.log_end_offset,
                 };
-            } else if state.is_caught_up(leader_end, now_ms, lag_time_max_ms)
-                && self.is_replica_isr_eligible(broker, registry)
+            } else if state.is_caught_up(leader_end, rules.now_ms, rules.lag_time_max_ms)
+                && self.is_replica_isr_eligible(broker, rules.registry)
             {
                 bound = HwBound::CaughtUpReplica {
                     broker,
@@ -263,24 +260,17 @@ impl Partition {
         count: u64,
         required_acks: i64,
         origin: Option<u32>,
-        now_ms: u64,
-        lag_time_max_ms: u64,
-        min_insync_replicas: u32,
-        registry: &BrokerRegistry,
+        rules: &HwRules,
     ) -> Result<(Batch, LeaderHwChange), ErrorCode> {
         if !self.is_leader() {
             return Err(ErrorCode::NotLeaderOrFollower);
         }
-        if required_acks == -1 && self.isr.len() < self.effective_min_isr(min_insync_replicas) {
+        let min_isr = self.effective_min_isr(rules.min_insync_replicas);
+        if required_acks == -1 && self.isr.len() < min_isr {
             return Err(ErrorCode::NotEnoughReplicas);
         }
         let batch = self.log.append_as_leader(count, self.leader_epoch, origin);
-        let change = match self.maybe_increment_leader_hw(
-            now_ms,
-            lag_time_max_ms,
-            min_insync_replicas,
-            registry,
-        ) {
+        let change = match self.maybe_increment_leader_hw(rules) {
             Some(_) => LeaderHwChange::Increased,
             None => LeaderHwChange::Same,
         };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::broker::{Broker, Ctx};
+use super::broker::{hw_rules, Broker, Ctx};
 use super::errors::ErrorCode;
 use super::partition::{LeaderHwChange, Partition};
 use super::requests::RequestIdx;
@@ -197,7 +197,6 @@ impl Broker {
         ctx: &mut Ctx,
     ) -> Result<(ProducePartitionStatus, LeaderHwChange, Option<EventId>), ProducePartitionStatus>
     {
-        let config = ctx.config;
         let Some(p) = self.partitions.get_mut(&tp) else {
             // `getPartitionOrException`: the topic exists but this broker hosts no replica.
             let why = "this broker hosts no replica of the partition";
@@ -212,15 +211,8 @@ impl Broker {
             ));
         };
         let hw_before = p.high_watermark;
-        let appended = p.append_records_to_leader(
-            count,
-            acks,
-            Some(request),
-            ctx.now_ms,
-            config.replica_lag_time_max_ms,
-            config.min_insync_replicas,
-            &self.registry,
-        );
+        let rules = hw_rules(&self.registry, ctx);
+        let appended = p.append_records_to_leader(count, acks, Some(request), &rules);
         let (batch, change) = match appended {
             Ok(ok) => ok,
             Err(error) => {

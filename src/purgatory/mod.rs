@@ -6,9 +6,9 @@
 //! the once-only guarantee they give is kept by the `completed` flag alone, and the
 //! try / watch / try-again sequence runs as one step exactly as it does under Kafka's op lock.
 
-mod purgatory;
+mod delayed_operations;
 
-pub use purgatory::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
+pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
 
 #[cfg(test)]
 mod tests;
