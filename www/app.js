@@ -270,7 +270,7 @@ export class PlaygroundApp {
     }
     if (this.lines.length > MAX_LOG_LINES) this.lines.splice(0, this.lines.length - MAX_LOG_LINES);
     const notable = events.filter((e) => ['produce_response_sent', 'operation_expired', 'isr_change_committed', 'broker_fenced', 'became_leader', 'connection_closed'].includes(e.event));
-    if (notable.length) this.$('.live').textContent = `${notable[notable.length - 1].at_ms} ms: ${narrate(notable[notable.length - 1])}`;
+    if (notable.length) this.$('.live').textContent = `${fmt(notable[notable.length - 1].at_ms)} ms: ${narrate(notable[notable.length - 1])}`;
     if (events.length) this.dirty = true;
   }
 
