@@ -60,7 +60,11 @@ fn to_json_value(value: JsValue, what: &str) -> Result<Value, JsError> {
         None => js_sys::JSON::stringify(&value)
             .ok()
             .and_then(|s| s.as_string())
-            .ok_or_else(|| err(format!("{what}: expected a plain object (JSON-serializable)")))?,
+            .ok_or_else(|| {
+                err(format!(
+                    "{what}: expected a plain object (JSON-serializable)"
+                ))
+            })?,
     };
     serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
 }
