@@ -4,8 +4,10 @@
 //! shaped like a scenario action (`{action: "produce", id, acks, records, ...}`) and are validated
 //! by the very scenario parser the runner uses, so a page command and a file action mean the same
 //! thing and fail with the same words. State goes out as a summarised snapshot
-//! ([`crate::sim::view`]) and the new trace events, both through serde-wasm-bindgen. Every wrong
-//! argument is a thrown JS `Error` naming what was wrong; nothing here panics on input.
+//! ([`crate::sim::view`]) and the new trace events, both as plain JS objects that the engine's
+//! `JSON.parse` builds from serde_json's text (see `to_js`: one serializer in the module, not
+//! two). Every wrong argument is a thrown JS `Error` naming what was wrong; nothing here panics on
+//! input.
 //!
 //! Nothing is global: a page may hold several handles (side-by-side runs, embedded instances) over
 //! the one instantiated module.
@@ -45,21 +47,34 @@ fn err(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
-/// A JS value that is either JSON text or an already parsed object.
+/// A JS value that is either JSON text or a plain object. Objects cross as JSON text
+/// (`JSON.stringify` on the JS side of the call), so the module links one JSON reader, serde_json's,
+/// and not a second, serde-wasm-bindgen's, over every type (about 9 KB of the gzipped .wasm).
 fn to_json_value(value: JsValue, what: &str) -> Result<Value, JsError> {
-    if let Some(text) = value.as_string() {
-        return serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")));
-    }
     if value.is_undefined() || value.is_null() {
         let found = if value.is_null() { "null" } else { "undefined" };
         return Err(err(format!("{what}: expected an object, found {found}")));
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| err(format!("{what}: {e}")))
+    let text = match value.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(&value)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| {
+                err(format!(
+                    "{what}: expected a plain object (JSON-serializable)"
+                ))
+            })?,
+    };
+    serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
 }
 
+/// A value out to JS as a plain object: serde_json writes the text, the engine's `JSON.parse`
+/// builds the object (faster than building it field by field across the boundary, and no second
+/// serializer in the module).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).map_err(err)
+    let text = serde_json::to_string(value).map_err(err)?;
+    js_sys::JSON::parse(&text).map_err(|_| err("internal: JSON.parse refused the module's JSON"))
 }
 
 #[wasm_bindgen]

@@ -52,9 +52,9 @@ fn waiting_sim(requests: usize) -> Simulation {
     sim
 }
 
+/// The way `Playground::snapshot` sends it: serde_json's text, parsed by the engine.
 fn to_js<T: Serialize>(v: &T) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap()
+    js_sys::JSON::parse(&serde_json::to_string(v).unwrap()).unwrap()
 }
 
 fn get(v: &JsValue, key: &str) -> JsValue {

@@ -4,7 +4,7 @@
 // renders the snapshot and the trace events the handle returns.
 import { SimClock, speedFromSlider, sliderFromSpeed, describeSpeed } from './clock.js';
 import { narrate, category, requestOf } from './narrate.js';
-import { SCENARIOS, scenarioUrl } from './scenarios.js';
+import { SCENARIOS, fetchScenario } from './scenarios.js';
 import { renderCluster } from './views/cluster.js';
 import { renderPurgatory } from './views/purgatory.js';
 import { renderWheel } from './views/wheel.js';
@@ -13,6 +13,7 @@ import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
 import { MetricsSeries, renderMetrics } from './views/metrics.js';
 import { TEMPLATE, readSetup, fillSetup, PAGE_DEFAULTS } from './layout.js';
+import { fmt } from './views/dom.js';
 
 const MAX_EVENTS_KEPT = 20000;
 const MAX_LOG_LINES = 3000;
@@ -67,7 +68,7 @@ export class PlaygroundApp {
     fillSetup(this.root, this.sim.setup());
     const sc = SCENARIOS.find(([n]) => n === scenarioName);
     this.$('.scenario-about').textContent = sc ? sc[1] : scenarioName ? scenarioName : 'A live session: fire requests and break things with the controls.';
-    this.$('.run-name').textContent = scenarioName ? `scenario ${scenarioName} (runs to ${this.sim.runUntilMs.toLocaleString('en')} ms)` : 'live session';
+    this.$('.run-name').textContent = scenarioName ? `scenario ${scenarioName} (runs to ${fmt(this.sim.runUntilMs)} ms)` : 'live session';
     return null;
   }
 
@@ -130,15 +131,13 @@ export class PlaygroundApp {
     });
   }
 
-  async loadScenario(name, updateUrl) {
+  /** Loads scenarios/NAME.json (or the text promise already fetching it); false on any error. */
+  async loadScenario(name, updateUrl, textPromise = null) {
     const err = this.$('.scenario-error');
     err.textContent = '';
-    if (!/^[a-z0-9-]+$/.test(name)) { err.textContent = `No scenario called "${name}".`; return false; }
     let text;
     try {
-      const res = await fetch(scenarioUrl(name));
-      if (!res.ok) throw new Error(`no scenario called "${name}" (HTTP ${res.status})`);
-      text = await res.text();
+      text = await (textPromise ?? fetchScenario(name));
     } catch (e) {
       err.textContent = String(e.message ?? e);
       return false;
@@ -271,7 +270,7 @@ export class PlaygroundApp {
     }
     if (this.lines.length > MAX_LOG_LINES) this.lines.splice(0, this.lines.length - MAX_LOG_LINES);
     const notable = events.filter((e) => ['produce_response_sent', 'operation_expired', 'isr_change_committed', 'broker_fenced', 'became_leader', 'connection_closed'].includes(e.event));
-    if (notable.length) this.$('.live').textContent = `${notable[notable.length - 1].at_ms} ms: ${narrate(notable[notable.length - 1])}`;
+    if (notable.length) this.$('.live').textContent = `${fmt(notable[notable.length - 1].at_ms)} ms: ${narrate(notable[notable.length - 1])}`;
     if (events.length) this.dirty = true;
   }
 
@@ -349,8 +348,8 @@ export class PlaygroundApp {
     this.snap = snap;
     this.series.sample(snap);
     this.noteWheel(snap);
-    this.$('.now').textContent = `${snap.now_ms.toLocaleString('en')} ms`;
-    this.$('.next').textContent = snap.next_event_ms != null ? `next event at ${snap.next_event_ms.toLocaleString('en')} ms` : 'nothing scheduled';
+    this.$('.now').textContent = `${fmt(snap.now_ms)} ms`;
+    this.$('.next').textContent = snap.next_event_ms != null ? `next event at ${fmt(snap.next_event_ms)} ms` : 'nothing scheduled';
     renderCluster(this.$('.cluster'), snap, snap.now_ms + (this.reducedMotion.matches ? 0 : this.clock.fraction));
     if (!slowDue) { this.dirty = true; return; }
     this.lastSlow = wall;

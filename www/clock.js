@@ -2,6 +2,8 @@
 // The simulation only ever sees whole milliseconds through `advance(ms)`, so the simulated state
 // at time t never depends on the frame rate; only how often we look at it does.
 
+import { fmt } from './views/dom.js';
+
 /** A frame longer than this counts as this long (a slow frame does not make a leap). */
 export const MAX_FRAME_MS = 100;
 /** A gap longer than this (hidden tab, debugger) is skipped, as RaftScope does. */
@@ -15,7 +17,7 @@ export function sliderFromSpeed(speed) {
   return Math.round(((Math.log10(speed) + 3) * 1000) / 7);
 }
 export function describeSpeed(speed) {
-  if (speed >= 1) return `${speed >= 10 ? Math.round(speed).toLocaleString('en') : speed.toFixed(1)}x`;
+  if (speed >= 1) return `${speed >= 10 ? fmt(Math.round(speed)) : speed.toFixed(1)}x`;
   const wallPerSimMs = 1 / speed;
   return wallPerSimMs >= 1000
     ? `1 ms per ${(wallPerSimMs / 1000).toFixed(1)} s`

@@ -1,6 +1,8 @@
 // Turns the core's causal trace events into sentences a reader of Kafka's source recognises, and
 // follows `cause` links to say why a request completed or failed.
 
+import { fmt } from './views/dom.js';
+
 const list = (xs) => `{${xs.join(', ')}}`;
 const op = (o) => `op ${o.slot}.${o.generation}`;
 
@@ -38,7 +40,7 @@ export function category(e) {
 /** One sentence for one event. */
 export function narrate(e) {
   switch (e.event) {
-    case 'produce_received': return `${e.request} (acks=${e.acks}, timeoutMs=${e.timeout_ms}) reached broker ${e.broker}: ${e.partitions.map(([tp, n]) => `${n} records to ${tp}`).join(', ')}`;
+    case 'produce_received': return `${e.request} (acks=${e.acks}, timeoutMs=${fmt(e.timeout_ms)}) reached broker ${e.broker}: ${e.partitions.map(([tp, n]) => `${n} records to ${tp}`).join(', ')}`;
     case 'follower_paused': return `broker ${e.broker}'s replica fetchers paused (process alive, still heart-beating)`;
     case 'follower_resumed': return `broker ${e.broker}'s replica fetchers resumed`;
     case 'broker_crashed': return `broker ${e.broker} crashed`;
@@ -47,30 +49,30 @@ export function narrate(e) {
     case 'produce_partition_rejected': return `${e.request}: ${e.tp} answered ${e.error} before any append (${e.reason})`;
     case 'records_appended': return `broker ${e.broker} appended offsets ${e.base_offset}-${e.last_offset} to ${e.tp}${e.request ? ` for ${e.request}` : ''}; LEO ${e.log_end_offset}, HW ${e.hw_change === 'INCREASED' ? 'increased' : 'unchanged'}`;
     case 'produce_answered_at_once': return `${e.request}: delayedProduceRequestRequired is false (acks=${e.acks}), respond at once`;
-    case 'delayed_produce_created': return `${e.request}: new DelayedProduce ${op(e.op)}, ${e.partitions.map((p) => `${p.tp} requiredOffset ${p.required_offset}${p.acks_pending ? '' : ` (${p.error})`}`).join(', ')}, delayMs ${e.timeout_ms}`;
+    case 'delayed_produce_created': return `${e.request}: new DelayedProduce ${op(e.op)}, ${e.partitions.map((p) => `${p.tp} requiredOffset ${p.required_offset}${p.acks_pending ? '' : ` (${p.error})`}`).join(', ')}, delayMs ${fmt(e.timeout_ms)}`;
     case 'operation_watched': return `tryCompleteElseWatch: first try failed, ${op(e.op)} watched on ${e.keys.join(', ')} (estimated ops ${e.estimated_total_operations})`;
-    case 'timer_added': return `second try failed too: ${op(e.op)} added to the timer, expires at ${e.expires_at_ms} ms`;
+    case 'timer_added': return `second try failed too: ${op(e.op)} added to the timer, expires at ${fmt(e.expires_at_ms)} ms`;
     case 'check_and_complete': return `checkAndComplete(${e.key}) on broker ${e.broker}'s ${e.purgatory} purgatory: ${e.completed} completed, ${e.still_watched} still watched`;
     case 'operation_completed': return `${e.request ?? op(e.op)} completed (${{ first_try: 'first try in tryCompleteElseWatch', second_try: 'second try in tryCompleteElseWatch', check_and_complete: 'checkAndComplete', expired: 'timer expired' }[e.how] ?? e.how}): onComplete`;
     case 'operation_expired': return `${e.request ?? op(e.op)} expired: onExpiration, ExpiresPerSec marked for ${e.expired_partitions.join(', ') || 'no partition'}`;
-    case 'produce_response_sent': return `${e.request} answered after ${e.latency_ms} ms: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
+    case 'produce_response_sent': return `${e.request} answered after ${fmt(e.latency_ms)} ms: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
     case 'connection_closed': return `${e.request}: connection closed (${e.reason})`;
     case 'purged': return `broker ${e.broker}'s ${e.purgatory} purgatory purged ${e.removed} completed entries (estimate was ${e.estimated_before})`;
     case 'fetch_sent': return `broker ${e.follower} sent a fetch to ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
     case 'fetch_received': return `broker ${e.follower}'s fetch arrived at ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
-    case 'follower_state_updated': return `leader ${e.leader}: replica ${e.follower} of ${e.tp} at LEO ${e.log_end_offset} (was ${e.previous_log_end_offset ?? 'unknown'}), lastCaughtUp ${e.last_caught_up_time_ms} ms`;
+    case 'follower_state_updated': return `leader ${e.leader}: replica ${e.follower} of ${e.tp} at LEO ${e.log_end_offset} (was ${e.previous_log_end_offset ?? 'unknown'}), lastCaughtUp ${fmt(e.last_caught_up_time_ms)} ms`;
     case 'high_watermark_advanced': return `HW of ${e.tp} on broker ${e.broker} moved ${e.from} -> ${e.to}${e.bound && e.bound.reason !== 'leader_log_end' ? ` (held by: ${bound(e.bound)})` : ''}`;
     case 'high_watermark_held': return `HW of ${e.tp} stays ${e.high_watermark}: ${bound(e.bound)}`;
-    case 'fetch_parked': return `nothing new: broker ${e.follower}'s fetch parked at ${e.leader} as DelayedFetch (${e.max_wait_ms} ms)`;
+    case 'fetch_parked': return `nothing new: broker ${e.follower}'s fetch parked at ${e.leader} as DelayedFetch (${fmt(e.max_wait_ms)} ms)`;
     case 'fetch_response_sent': return `leader ${e.leader} answered broker ${e.follower}'s fetch: ${e.partitions.map((p) => `${p.tp} ${p.records} records, HW ${p.high_watermark}${p.error !== 'NONE' ? ` ${p.error}` : ''}`).join(', ')}`;
     case 'fetch_response_received': return `broker ${e.follower} got the fetch response from ${e.leader}: ${e.partitions.map((p) => `${p.tp} +${p.records}, HW ${p.high_watermark}`).join(', ')}`;
-    case 'fetch_failed': return `broker ${e.follower}'s fetch from ${e.leader} failed (${e.reason}); retry at ${e.retry_at_ms} ms`;
+    case 'fetch_failed': return `broker ${e.follower}'s fetch from ${e.leader} failed (${e.reason}); retry at ${fmt(e.retry_at_ms)} ms`;
     case 'log_truncated': return `broker ${e.broker} truncated ${e.tp} from ${e.from} to ${e.to}`;
     case 'isr_shrink_proposed': return `leader ${e.broker}: replica(s) ${list(e.out_of_sync)} of ${e.tp} out of sync; AlterPartition proposes ISR ${list(e.proposed_isr)}`;
     case 'isr_expand_proposed': return `leader ${e.broker}: replica ${e.replica} of ${e.tp} caught up; AlterPartition proposes ISR ${list(e.proposed_isr)}`;
     case 'isr_change_committed': return `ISR of ${e.tp} committed as ${list(e.isr)} (partition epoch ${e.partition_epoch})`;
     case 'isr_change_rejected': return `AlterPartition for ${e.tp} rejected: ${JSON.stringify(e.error)}`;
-    case 'broker_fenced': return `controller fenced broker ${e.broker} (last heartbeat ${e.last_heartbeat_ms} ms)`;
+    case 'broker_fenced': return `controller fenced broker ${e.broker} (last heartbeat ${fmt(e.last_heartbeat_ms)} ms)`;
     case 'broker_unfenced': return `controller unfenced broker ${e.broker}`;
     case 'partition_changed': return `controller: ${e.tp} leader ${e.leader ?? 'none'}, epoch ${e.leader_epoch}, ISR ${list(e.isr)}`;
     case 'leader_election_refused': return `election of broker ${e.broker} for ${e.tp} refused: ${JSON.stringify(e.reason)}`;
@@ -92,7 +94,7 @@ export function requestOf(e) {
  */
 export function explainCompletion(completion, byId) {
   if (completion.event === 'operation_expired') {
-    return `its timer fired at ${completion.at_ms} ms before every partition reached its required offset`;
+    return `its timer fired at ${fmt(completion.at_ms)} ms before every partition reached its required offset`;
   }
   if (completion.how === 'first_try' || completion.how === 'second_try') {
     return `the HW already covered the required offset when tryCompleteElseWatch checked (${completion.how.replace('_', ' ')})`;

@@ -27,3 +27,11 @@ export const SCENARIOS = [
 export function scenarioUrl(name) {
   return new URL(`../scenarios/${encodeURIComponent(name)}.json`, import.meta.url);
 }
+
+/** The scenario's JSON text; rejects with a readable message (bad name, HTTP error). */
+export async function fetchScenario(name) {
+  if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`No scenario called "${name}".`);
+  const res = await fetch(scenarioUrl(name));
+  if (!res.ok) throw new Error(`No scenario called "${name}" (HTTP ${res.status}).`);
+  return res.text();
+}

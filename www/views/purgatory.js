@@ -11,7 +11,7 @@ function watchLists(p, selected) {
   return p.watch_lists.map((w) => `<div class="watch"><span class="key">${esc(w.key)}</span>
     <ol class="fifo" aria-label="watch list of ${esc(w.key)}, oldest first">${w.entries.map((e) => `<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${esc(e.request ?? '')}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${esc(e.request ?? e.op)}${e.completed ? ' ✓' : ''}</li>`).join('')}
     ${w.total > w.entries.length ? `<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : ''}</ol>
-    <span class="muted">${fmt(w.total)} entries, ${fmt(w.completed)} completed not purged</span></div>`).join('');
+    <span class="muted">${fmt(w.total)} ${w.total === 1 ? 'entry' : 'entries'}, ${fmt(w.completed)} completed not purged</span></div>`).join('');
 }
 
 function operations(p, now, selected) {

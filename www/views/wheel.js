@@ -14,7 +14,7 @@ function level(l, i, selectedOps) {
     const title = b && !b.count ? `bucket ${k}: empty (its entries left: cancelled on completion), still queued for ${fmt(b.expiration_ms)} ms` : b ? `bucket ${k}: expires ${fmt(b.expiration_ms)} ms, ${b.count} entr${b.count === 1 ? 'y' : 'ies'}${b.ops.length ? ` (${b.ops.join(', ')})` : ''}` : `bucket ${k}: empty`;
     cells += `<span class="bucket${b ? (b.count ? ' full' : ' queued') : ''}${k === cur ? ' cur' : ''}${sel ? ' sel' : ''}" title="${esc(title)}">${b && b.count ? (b.count > 99 ? '99+' : b.count) : ''}</span>`;
   }
-  return `<div class="level"><div class="lmeta">L${i + 1}${i > 0 ? ' (overflow)' : ''}: tickMs ${fmt(l.tick_ms)} × wheelSize ${l.wheel_size} = ${fmt(l.interval_ms)} ms · currentTimeMs ${fmt(l.current_time_ms)}</div><div class="cells">${cells}</div></div>`;
+  return `<div class="level"><div class="lmeta">L${i + 1}${i > 0 ? ' (overflow)' : ''}: tickMs ${fmt(l.tick_ms)} × wheelSize ${l.wheel_size} = ${fmt(l.interval_ms)} ms · currentTimeMs ${fmt(l.current_time_ms)}</div><div class="cells" style="--n:${l.wheel_size}">${cells}</div></div>`;
 }
 
 export function renderWheel(el, snap, selectedOps, changes) {
