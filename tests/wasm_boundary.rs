@@ -1,8 +1,8 @@
 #![cfg(target_arch = "wasm32")]
-//! The boundary in headless Chromium: what the page receives through serde-wasm-bindgen is plain
-//! JS data (objects, arrays, numbers, null), summarised, and the same as the native snapshot.
-//! The `Playground` handle itself (thrown errors, commands) is exercised in the real page by
-//! e2e/boundary.spec.mjs, since lib.rs keeps the `wasm` module private.
+//! The boundary in headless Chromium: what the page receives (JSON text parsed by the browser's
+//! `JSON.parse` into plain JS data: objects, arrays, numbers, null) is summarised and the same as
+//! the native snapshot. The `Playground` handle's thrown errors and commands are also exercised in
+//! the real page by e2e/boundary.spec.mjs.
 
 use js_sys::{Array, Reflect};
 use purgatory_playground::kafka::config::{Config, TopicSpec};
