@@ -1,9 +1,9 @@
 // Measures the page: time to interactive from loopback (navigation start -> [data-testid=ready]),
 // split at the page's performance marks, and frames per second with 1,000 waiting requests
-// (www/bench.html), served by Python's http.server and by e2e/static-server.mjs.
+// (www/bench.html), served by Python's http.server and by scripts/static-server.mjs.
 // node e2e/bench.mjs [RUNS]   (default 9 cold contexts; medians printed)
 import { startServer, launchBrowser, openPage, SERVE_ROOT } from './lib.mjs';
-import { startNodeServer } from './static-server.mjs';
+import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -39,7 +39,7 @@ const server = await startServer();
 const node = await startNodeServer(SERVE_ROOT);
 const browser = await launchBrowser();
 try {
-  for (const [what, base] of [['python3 -m http.server (HTTP/1.0)', server.url], ['e2e/static-server.mjs (HTTP/1.1 keep-alive)', node.url]]) {
+  for (const [what, base] of [['python3 -m http.server (HTTP/1.0)', server.url], ['scripts/static-server.mjs (HTTP/1.1 keep-alive)', node.url]]) {
     console.log(`time to interactive, / from ${what}`);
     await tti(base);
     console.log(`time to interactive, /?scenario=s03-stalled-follower-completes-at-isr-shrink from ${what}`);

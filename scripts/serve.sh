@@ -20,7 +20,9 @@ npm run --silent build
 port=$(free_port_from "$want") || die "no free port from $want to $((want + 199))"
 [[ "$port" == "$want" ]] || say "serve: port $want is busy, using $port"
 
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$ROOT" &
+# A keep-alive server: the page is 19 small modules, and Python's HTTP/1.0 server costs a
+# connection per file.
+node "$ROOT/scripts/static-server.mjs" "$ROOT" "$port" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; }
 trap cleanup EXIT
