@@ -1,0 +1,388 @@
+//! The purgatory and its timer alone on Kafka's purgatory benchmark workload
+//! (`kafka.TestPurgatoryPerformance`), in simulated time, against a naive delayed-operation
+//! store (a `BinaryHeap` of deadlines + a `HashMap` of operations, lazy deletion) on the very same
+//! schedule.
+//!
+//! The workload: exponential inter-arrival times; each request would complete after a log-normal
+//! latency (median 200 ms, 75th percentile 400 ms) and times out after 200 ms, so about half expire
+//! and half are completed by a `check_and_complete` before their timeout. The arrival rate is set
+//! so that about 1 million requests are pending at steady state (rate x mean residency).
+//!
+//! Each operation is watched on its own key (its request number). Kafka's test draws keys from a
+//! pool, but it completes operations with `forceComplete` from its completion thread; here the
+//! only public way to complete is `check_and_complete`, which walks the key's whole watch list,
+//! so a shared key would measure list scans rather than the purgatory.
+//!
+//! `cargo bench --bench purgatory_workload` runs criterion and then prints the one-run summary;
+//! `cargo bench --bench purgatory_workload -- --summary` prints only the summary.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use purgatory_playground::purgatory::{Completion, Hooks, OpId, Purgatory};
+
+const TIMEOUT_MS: u64 = 200;
+const MEDIAN_MS: f64 = 200.0;
+const PCT75_MS: f64 = 400.0;
+/// Requests pending at steady state that the arrival rate aims for.
+const TARGET_PENDING: f64 = 1_000_000.0;
+const REQUESTS: usize = 6_000_000;
+/// Pending counts are averaged from here to the last arrival (the ramp-up is one timeout long).
+const STEADY_FROM_MS: u64 = 2 * TIMEOUT_MS;
+const SEED: u64 = 0x5eed_0f_ca_fca;
+
+/// SplitMix64: one seeded stream, no OS randomness.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in (0, 1]: never 0, so `ln` is finite.
+    fn unit(&mut self) -> f64 {
+        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    fn exponential(&mut self, mean: f64) -> f64 {
+        -mean * self.unit().ln()
+    }
+
+    /// Box-Muller (one of the pair is enough here).
+    fn standard_normal(&mut self) -> f64 {
+        let (u1, u2) = (self.unit(), self.unit());
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    fn log_normal(&mut self, mu: f64, sigma: f64) -> f64 {
+        (mu + sigma * self.standard_normal()).exp()
+    }
+}
+
+/// The arrival and completion schedule, generated up front and replayed by both stores.
+struct Schedule {
+    /// Arrival millisecond of request i (non-decreasing).
+    arrive_ms: Vec<u32>,
+    /// Millisecond at which request i may complete (its log-normal latency after arrival).
+    completes_at_ms: Vec<u32>,
+    /// Requests whose completion comes before their timeout, bucketed by completion millisecond:
+    /// `completions[completion_start[t]..completion_start[t + 1]]`.
+    completion_start: Vec<u32>,
+    completions: Vec<u32>,
+    end_ms: u64,
+    rate_per_ms: f64,
+}
+
+/// E[min(L, c)] for L log-normal(mu, sigma): the mean time a request stays in the purgatory.
+fn mean_residency_ms(mu: f64, sigma: f64, c: f64) -> f64 {
+    // Numerically, by the same sampler, to avoid needing the normal CDF.
+    let mut rng = SplitMix64(SEED ^ 1);
+    let n = 200_000;
+    (0..n).map(|_| rng.log_normal(mu, sigma).min(c)).sum::<f64>() / n as f64
+}
+
+fn schedule(requests: usize) -> Schedule {
+    let mu = MEDIAN_MS.ln();
+    // The 75th percentile of N(0, 1) is 0.6745.
+    let sigma = (PCT75_MS / MEDIAN_MS).ln() / 0.674_489_75;
+    let rate_per_ms = TARGET_PENDING / mean_residency_ms(mu, sigma, TIMEOUT_MS as f64);
+    let mut rng = SplitMix64(SEED);
+    let mut t = 0.0;
+    let mut arrive_ms = Vec::with_capacity(requests);
+    let mut completes_at_ms = Vec::with_capacity(requests);
+    for _ in 0..requests {
+        t += rng.exponential(1.0 / rate_per_ms);
+        let arrive = t as u32;
+        let latency = rng.log_normal(mu, sigma).min(1e9) as u32;
+        arrive_ms.push(arrive);
+        completes_at_ms.push(arrive.saturating_add(latency));
+    }
+    let end_ms = u64::from(*arrive_ms.last().unwrap()) + TIMEOUT_MS + 1;
+    let mut completion_start = vec![0u32; end_ms as usize + 2];
+    let completes = |i: usize| u64::from(completes_at_ms[i] - arrive_ms[i]) < TIMEOUT_MS;
+    for i in (0..requests).filter(|&i| completes(i)) {
+        completion_start[completes_at_ms[i] as usize + 1] += 1;
+    }
+    for t in 1..completion_start.len() {
+        completion_start[t] += completion_start[t - 1];
+    }
+    let mut fill = completion_start.clone();
+    let mut completions = vec![0u32; *completion_start.last().unwrap() as usize];
+    for i in (0..requests).filter(|&i| completes(i)) {
+        let at = &mut fill[completes_at_ms[i] as usize];
+        completions[*at as usize] = i as u32;
+        *at += 1;
+    }
+    Schedule {
+        arrive_ms,
+        completes_at_ms,
+        completion_start,
+        completions,
+        end_ms,
+        rate_per_ms,
+    }
+}
+
+/// What both stores count, so the replay can check they agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Outcome {
+    completed: u64,
+    expired: u64,
+    /// Sum and max over the steady milliseconds of the pending count, and how many were summed.
+    pending_sum: u64,
+    pending_max: u64,
+    steady_ms: u64,
+}
+
+/// A delayed-operation store driven in simulated milliseconds.
+trait Store {
+    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64);
+    fn complete(&mut self, request: u32, now_ms: u64);
+    fn advance_clock(&mut self, now_ms: u64);
+    fn outcome(&self) -> (u64, u64);
+}
+
+/// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
+/// check-and-complete the requests whose completion falls in it.
+fn replay(s: &Schedule, store: &mut impl Store) -> Outcome {
+    let mut out = Outcome::default();
+    let mut next = 0usize;
+    let last_arrival_ms = u64::from(*s.arrive_ms.last().unwrap());
+    for t in 0..=s.end_ms {
+        store.advance_clock(t);
+        while next < s.arrive_ms.len() && u64::from(s.arrive_ms[next]) == t {
+            store.arrive(next as u32, u64::from(s.completes_at_ms[next]), t);
+            next += 1;
+        }
+        let range = s.completion_start[t as usize] as usize..s.completion_start[t as usize + 1] as usize;
+        for &request in &s.completions[range] {
+            store.complete(request, t);
+        }
+        if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
+            let (completed, expired) = store.outcome();
+            let pending = next as u64 - completed - expired;
+            out.pending_sum += pending;
+            out.pending_max = out.pending_max.max(pending);
+            out.steady_ms += 1;
+        }
+    }
+    (out.completed, out.expired) = store.outcome();
+    out
+}
+
+// ---- The crate's purgatory -----------------------------------------------------------------
+
+struct FakeOperation {
+    completes_at_ms: u64,
+}
+
+#[derive(Default)]
+struct Counting {
+    now_ms: u64,
+    completed: u64,
+    expired: u64,
+}
+
+impl Hooks<FakeOperation> for Counting {
+    fn try_complete(&mut self, _: OpId, op: &mut FakeOperation) -> bool {
+        op.completes_at_ms <= self.now_ms
+    }
+
+    fn on_complete(&mut self, _: OpId, _: &mut FakeOperation, how: Completion) {
+        self.completed += u64::from(how != Completion::Expired);
+    }
+
+    fn on_expiration(&mut self, _: OpId, _: &mut FakeOperation) {
+        self.expired += 1;
+    }
+}
+
+struct CratePurgatory {
+    purgatory: Purgatory<u32, FakeOperation>,
+    hooks: Counting,
+}
+
+impl CratePurgatory {
+    /// Kafka's default purge interval (`producer.purgatory.purge.interval.requests` = 1000).
+    fn new() -> Self {
+        Self::with_purge_interval(1_000)
+    }
+
+    /// A diagnostic: the purge never runs, so what remains is the cost of watch, timer and
+    /// check-and-complete (expired operations then stay on their watch lists as garbage).
+    fn without_purge() -> Self {
+        Self::with_purge_interval(u64::MAX)
+    }
+
+    fn with_purge_interval(purge_interval: u64) -> Self {
+        CratePurgatory {
+            purgatory: Purgatory::new("bench", purge_interval, 0),
+            hooks: Counting::default(),
+        }
+    }
+}
+
+impl Store for CratePurgatory {
+    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) {
+        self.hooks.now_ms = now_ms;
+        let op = FakeOperation { completes_at_ms };
+        self.purgatory
+            .try_complete_else_watch(op, &[request], now_ms, TIMEOUT_MS, &mut self.hooks);
+    }
+
+    fn complete(&mut self, request: u32, now_ms: u64) {
+        self.hooks.now_ms = now_ms;
+        self.purgatory.check_and_complete(&request, &mut self.hooks);
+    }
+
+    fn advance_clock(&mut self, now_ms: u64) {
+        self.hooks.now_ms = now_ms;
+        if self.purgatory.next_wake_ms(now_ms).is_some_and(|at| at <= now_ms) {
+            self.purgatory.advance_clock(now_ms, &mut self.hooks);
+        }
+    }
+
+    fn outcome(&self) -> (u64, u64) {
+        (self.hooks.completed, self.hooks.expired)
+    }
+}
+
+// ---- The naive baseline --------------------------------------------------------------------
+
+/// A BinaryHeap of (deadline, request) for timeouts and a HashMap request -> operation for
+/// completion. A completed operation's heap entry stays until it surfaces (lazy deletion).
+#[derive(Default)]
+struct HeapAndMap {
+    deadlines: BinaryHeap<Reverse<(u64, u32)>>,
+    waiting: HashMap<u32, FakeOperation>,
+    completed: u64,
+    expired: u64,
+}
+
+impl Store for HeapAndMap {
+    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) {
+        if completes_at_ms <= now_ms {
+            self.completed += 1;
+            return;
+        }
+        self.waiting.insert(request, FakeOperation { completes_at_ms });
+        self.deadlines.push(Reverse((now_ms + TIMEOUT_MS, request)));
+    }
+
+    fn complete(&mut self, request: u32, now_ms: u64) {
+        let due = self
+            .waiting
+            .get(&request)
+            .is_some_and(|op| op.completes_at_ms <= now_ms);
+        if due {
+            self.waiting.remove(&request);
+            self.completed += 1;
+        }
+    }
+
+    fn advance_clock(&mut self, now_ms: u64) {
+        while let Some(&Reverse((deadline, request))) = self.deadlines.peek() {
+            if deadline > now_ms {
+                break;
+            }
+            self.deadlines.pop();
+            if self.waiting.remove(&request).is_some() {
+                self.expired += 1;
+            }
+        }
+    }
+
+    fn outcome(&self) -> (u64, u64) {
+        (self.completed, self.expired)
+    }
+}
+
+// ---- Front doors ---------------------------------------------------------------------------
+
+fn timed(s: &Schedule, store: &mut impl Store) -> (Outcome, Duration) {
+    let start = Instant::now();
+    let out = replay(s, store);
+    (out, start.elapsed())
+}
+
+/// One run of each store on the same schedule; prints requests per wall second and the ratio.
+fn summary(s: &Schedule) {
+    let (ours, ours_wall) = timed(s, &mut CratePurgatory::new());
+    let (base, base_wall) = timed(s, &mut HeapAndMap::default());
+    let (unpurged, unpurged_wall) = timed(s, &mut CratePurgatory::without_purge());
+    assert_eq!(ours, base, "the purgatory and the baseline disagree");
+    assert_eq!(ours, unpurged, "the purge changed an outcome");
+    let n = s.arrive_ms.len() as f64;
+    let ours_rate = n / ours_wall.as_secs_f64();
+    let base_rate = n / base_wall.as_secs_f64();
+    println!(
+        "purgatory_workload: {} requests over {} simulated ms ({:.0}/ms); completed {}, expired {}; \
+         pending at steady state mean {:.0}, max {}",
+        s.arrive_ms.len(),
+        s.end_ms,
+        s.rate_per_ms,
+        ours.completed,
+        ours.expired,
+        ours.pending_sum as f64 / ours.steady_ms as f64,
+        ours.pending_max
+    );
+    println!(
+        "purgatory_workload summary: purgatory {:.2} M req/s ({:.3} s), heap+map baseline {:.2} M req/s ({:.3} s), ratio {:.2}x",
+        ours_rate / 1e6,
+        ours_wall.as_secs_f64(),
+        base_rate / 1e6,
+        base_wall.as_secs_f64(),
+        ours_rate / base_rate
+    );
+    let unpurged_rate = n / unpurged_wall.as_secs_f64();
+    println!(
+        "purgatory_workload diagnostic: purgatory with the purge disabled {:.2} M req/s ({:.3} s), {:.2}x the baseline",
+        unpurged_rate / 1e6,
+        unpurged_wall.as_secs_f64(),
+        unpurged_rate / base_rate
+    );
+}
+
+fn bench(c: &mut Criterion, s: &Schedule) {
+    let mut group = c.benchmark_group("purgatory_workload");
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(10))
+        .throughput(Throughput::Elements(s.arrive_ms.len() as u64));
+    group.bench_function("purgatory", |b| {
+        b.iter(|| black_box(replay(s, &mut CratePurgatory::new())))
+    });
+    group.bench_function("purgatory_purge_disabled", |b| {
+        b.iter(|| black_box(replay(s, &mut CratePurgatory::without_purge())))
+    });
+    group.bench_function("heap_and_map_baseline", |b| {
+        b.iter(|| black_box(replay(s, &mut HeapAndMap::default())))
+    });
+    group.finish();
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let summary_only = args.iter().any(|a| a == "--summary");
+    // Without `--bench` (cargo test --benches), criterion runs each benchmark once as a test;
+    // a much shorter schedule keeps that quick.
+    let benching = summary_only || args.iter().any(|a| a == "--bench");
+    let s = schedule(if benching { REQUESTS } else { 50_000 });
+    if !summary_only {
+        let mut c = Criterion::default().configure_from_args();
+        bench(&mut c, &s);
+        c.final_summary();
+    }
+    if benching {
+        summary(&s);
+    }
+}
