@@ -11,7 +11,7 @@ use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, Partition};
 use super::produce::DelayedProduce;
-use super::requests::RequestLog;
+use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
 use crate::trace::{Event, EventId, Trace};
@@ -44,6 +44,15 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A produce request's id, for a trace event (empty when the trace is off).
+    pub fn request_id(&self, request: RequestIdx) -> String {
+        if self.trace.enabled() {
+            self.requests.get(request).id.clone()
+        } else {
+            String::new()
+        }
+    }
+
     /// Hands a message or timer to the simulation, with the event that caused it, so the
     /// receiver's events can name their cause across the network.
     pub fn send(&mut self, out: Outgoing, cause: Option<EventId>) {
@@ -58,8 +67,12 @@ impl Ctx<'_> {
         self.trace.emit(self.now_ms, cause, make)
     }
 
-    /// Kafka's watch-key label, `topic-partition`.
+    /// Kafka's watch-key label, `topic-partition`, for a trace event. Empty (and free) when the
+    /// trace is off, so the hot path never formats names nobody reads.
     pub fn tp_name(&self, tp: TopicPartition) -> String {
+        if !self.trace.enabled() {
+            return String::new();
+        }
         format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
     }
 }

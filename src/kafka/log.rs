@@ -124,10 +124,8 @@ impl Log {
             });
             at = end;
         }
-        for batch in &self.recent {
-            if batch.end_offset() <= at {
-                continue;
-            }
+        let first = self.recent.partition_point(|b| b.end_offset() <= at);
+        for batch in self.recent.range(first..) {
             let skip = at.saturating_sub(batch.base_offset);
             out.push(Batch {
                 base_offset: batch.base_offset + skip,

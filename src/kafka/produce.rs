@@ -166,7 +166,7 @@ impl Broker {
             self.add_delayed_produce(&call, statuses, cause, ctx);
         } else {
             let broker = self.id;
-            let request = ctx.requests.get(call.request).id.clone();
+            let request = ctx.request_id(call.request);
             let id = ctx.emit(cause, || Event::ProduceAnsweredAtOnce {
                 request,
                 broker,
@@ -227,11 +227,7 @@ impl Broker {
         };
         ctx.requests.get_mut(request).partitions[slot].base_offset = batch.base_offset as i64;
         let p = &self.partitions[&tp];
-        let (broker, name, request_id) = (
-            self.id,
-            ctx.tp_name(tp),
-            ctx.requests.get(request).id.clone(),
-        );
+        let (broker, name, request_id) = (self.id, ctx.tp_name(tp), ctx.request_id(request));
         let (leader_epoch, log_end_offset) = (p.leader_epoch, p.log_end_offset());
         let id = ctx.emit(cause, || Event::RecordsAppended {
             broker,
@@ -276,11 +272,7 @@ impl Broker {
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) -> ProducePartitionStatus {
-        let (broker, name, request_id) = (
-            self.id,
-            ctx.tp_name(tp),
-            ctx.requests.get(request).id.clone(),
-        );
+        let (broker, name, request_id) = (self.id, ctx.tp_name(tp), ctx.request_id(request));
         ctx.emit(cause, || Event::ProducePartitionRejected {
             request: request_id,
             broker,
@@ -343,7 +335,7 @@ impl Broker {
             &mut hooks,
         );
         let done = hooks.done;
-        let (broker, request_id) = (self.id, ctx.requests.get(call.request).id.clone());
+        let (broker, request_id) = (self.id, ctx.request_id(call.request));
         let created = ctx.emit(cause, || Event::DelayedProduceCreated {
             request: request_id,
             broker,
@@ -449,7 +441,7 @@ impl Broker {
                     how,
                     statuses,
                 } => {
-                    let request_id = ctx.requests.get(request).id.clone();
+                    let request_id = ctx.request_id(request);
                     completed_event = ctx.emit(cause, || Event::OperationCompleted {
                         broker,
                         purgatory: "produce",
@@ -465,7 +457,7 @@ impl Broker {
                     pending,
                 } => {
                     self.metrics.produce_expires += pending.len() as u64;
-                    let request_id = ctx.requests.get(request).id.clone();
+                    let request_id = ctx.request_id(request);
                     let expired_partitions = if ctx.trace.enabled() {
                         pending.iter().map(|&tp| ctx.tp_name(tp)).collect()
                     } else {

@@ -50,7 +50,7 @@ pub trait Hooks<O> {
     fn on_expiration(&mut self, id: OpId, op: &mut O);
 }
 
-struct Held<O> {
+struct Held<K, O> {
     op: O,
     completed: bool,
     /// The live timer entry; `None` before the timer, after cancel, or after it fired.
@@ -61,11 +61,13 @@ struct Held<O> {
     /// millisecond expire in the order they were scheduled (the wheel's bucket order differs).
     expires_at_ms: u64,
     seq: u64,
+    /// The keys it was watched on (for the purge).
+    keys: Vec<K>,
 }
 
-struct Slot<O> {
+struct Slot<K, O> {
     generation: u32,
-    held: Option<Held<O>>,
+    held: Option<Held<K, O>>,
 }
 
 /// One watch list for the page: the key and its operations in FIFO order, each with whether it
@@ -80,7 +82,9 @@ pub struct WatcherView<K> {
 /// estimated-count purge of completed operations.
 pub struct Purgatory<K, O> {
     name: &'static str,
-    slots: Vec<Slot<O>>,
+    slots: Vec<Slot<K, O>>,
+    /// Operations that completed while still on some watch list (what a purge must clean).
+    garbage: Vec<OpId>,
     free_slots: Vec<u32>,
     watchers: BTreeMap<K, VecDeque<OpId>>,
     /// Sum of all watch list lengths: Kafka's `PurgatorySize` gauge.
@@ -103,6 +107,7 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         Purgatory {
             name,
             slots: Vec::new(),
+            garbage: Vec::new(),
             free_slots: Vec::new(),
             watchers: BTreeMap::new(),
             watched_entries: 0,
@@ -214,9 +219,11 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         }
         for key in keys {
             self.watchers.entry(key.clone()).or_default().push_back(id);
-            self.held_mut(id).watch_count += 1;
             self.watched_entries += 1;
         }
+        let held = self.held_mut(id);
+        held.watch_count += keys.len() as u32;
+        held.keys = keys.to_vec();
         self.estimated_total_operations += 1;
         if self.safe_try_complete(id, Completion::SecondTry, hooks) {
             return (id, Watched::CompletedOnSecondTry);
@@ -241,8 +248,9 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             return 0;
         };
         let mut completed = 0;
-        let mut kept = VecDeque::with_capacity(list.len());
-        while let Some(id) = list.pop_front() {
+        // One pass in FIFO order, rotating the survivors to the back of the same deque.
+        for _ in 0..list.len() {
+            let id = list.pop_front().expect("counted");
             let already_done = self.held(id).is_some_and(|h| h.completed);
             let done_now =
                 !already_done && self.safe_try_complete(id, Completion::CheckAndComplete, hooks);
@@ -250,20 +258,13 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             if already_done || done_now {
                 self.unwatch(id);
             } else {
-                kept.push_back(id);
+                list.push_back(id);
             }
         }
-        if !kept.is_empty() {
-            self.watchers.insert(key.clone(), kept);
+        if !list.is_empty() {
+            self.watchers.insert(key.clone(), list);
         }
         completed
-    }
-
-    /// Completes every waiting op watched on `key` whatever its condition says, as Kafka does
-    /// when a partition stops being led here: the caller's hooks decide the outcome (they see
-    /// the leadership loss in `try_complete`), so this is plain `check_and_complete`.
-    pub fn check_and_complete_all(&mut self, keys: &[K], hooks: &mut impl Hooks<O>) -> usize {
-        keys.iter().map(|k| self.check_and_complete(k, hooks)).sum()
     }
 
     /// When the reaper next has work: the timer's next bucket, or a purge that is due.
@@ -309,12 +310,29 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
 
     /// Kafka: `purgeCompleted` over every watcher list, after resetting the estimate to the number
     /// of delayed operations.
+    ///
+    /// Kafka walks every watch list; completed entries can only sit on the lists of operations
+    /// that completed while still watched elsewhere, which are remembered in `garbage`, so
+    /// walking just those lists removes exactly the same entries at a cost proportional to the
+    /// garbage rather than to every key.
     fn purge(&mut self) -> usize {
         self.estimated_total_operations = self.timer.size() as u64;
+        let mut keys: Vec<K> = Vec::new();
+        for id in std::mem::take(&mut self.garbage) {
+            if let Some(held) = self.held(id).filter(|h| h.completed) {
+                keys.extend(held.keys.iter().cloned());
+            }
+        }
+        keys.sort();
+        keys.dedup();
         let mut removed = Vec::new();
-        self.watchers.retain(|_, list| {
+        let slots = &self.slots;
+        for key in keys {
+            let Some(list) = self.watchers.get_mut(&key) else {
+                continue;
+            };
             list.retain(|&id| {
-                let done = self.slots[id.slot as usize]
+                let done = slots[id.slot as usize]
                     .held
                     .as_ref()
                     .is_some_and(|h| h.completed);
@@ -323,8 +341,10 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
                 }
                 !done
             });
-            !list.is_empty()
-        });
+            if list.is_empty() {
+                self.watchers.remove(&key);
+            }
+        }
         for &id in &removed {
             self.unwatch(id);
         }
@@ -340,6 +360,7 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         held.completed = true;
         hooks.on_complete(id, &mut held.op, Completion::Expired);
         hooks.on_expiration(id, &mut held.op);
+        self.note_garbage(id, 0);
         self.release_if_unwatched(id);
     }
 
@@ -365,7 +386,18 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         }
         let held = self.held_mut(id);
         hooks.on_complete(id, &mut held.op, how);
+        // A check-and-complete is about to take the op off the list it walks; any other list
+        // keeps it as garbage.
+        let leaving = usize::from(how == Completion::CheckAndComplete);
+        self.note_garbage(id, leaving);
         true
+    }
+
+    /// Remembers an op that just completed if it will stay on some watch list.
+    fn note_garbage(&mut self, id: OpId, leaving: usize) {
+        if self.held_mut(id).watch_count as usize > leaving {
+            self.garbage.push(id);
+        }
     }
 
     fn insert(&mut self, op: O) -> OpId {
@@ -377,6 +409,7 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             watch_count: 0,
             expires_at_ms: 0,
             seq: self.next_seq,
+            keys: Vec::new(),
         };
         match self.free_slots.pop() {
             Some(slot) => {
@@ -416,14 +449,14 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         }
     }
 
-    fn held(&self, id: OpId) -> Option<&Held<O>> {
+    fn held(&self, id: OpId) -> Option<&Held<K, O>> {
         let slot = self.slots.get(id.slot as usize)?;
         (slot.generation == id.generation)
             .then_some(slot.held.as_ref())
             .flatten()
     }
 
-    fn held_mut(&mut self, id: OpId) -> &mut Held<O> {
+    fn held_mut(&mut self, id: OpId) -> &mut Held<K, O> {
         let slot = &mut self.slots[id.slot as usize];
         assert_eq!(
             slot.generation, id.generation,
