@@ -89,11 +89,19 @@ pub struct Fetcher {
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
 /// without touching the follower's state: errors, divergence, or the records from the fetch
 /// offset to the log end offset.
+/// Whether a partition read copies the records or only checks what the answer would be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Records,
+    CheckOnly,
+}
+
 fn read_partition(
     partitions: &BTreeMap<TopicPartition, Partition>,
     registry: &BrokerRegistry,
     request: &FetchRequest,
     part: &FetchPartitionRequest,
+    read: Read,
 ) -> FetchPartitionData {
     let mut data = FetchPartitionData {
         tp: part.tp,
@@ -153,7 +161,9 @@ fn read_partition(
         });
         return data;
     }
-    data.batches = p.log.read(part.fetch_offset);
+    if read == Read::Records {
+        data.batches = p.log.read(part.fetch_offset);
+    }
     data
 }
 
@@ -185,7 +195,9 @@ impl Hooks<DelayedFetch> for FetchHooks<'_> {
         let partitions = request
             .partitions
             .iter()
-            .map(|part| read_partition(self.partitions, self.registry, request, part))
+            .map(|part| {
+                read_partition(self.partitions, self.registry, request, part, Read::Records)
+            })
             .collect();
         let response = FetchResponse {
             follower: request.follower,
@@ -215,7 +227,13 @@ impl Broker {
         });
         let mut answer_now = request.max_wait_ms == 0;
         for part in &request.partitions {
-            let data = read_partition(&self.partitions, &self.registry, &request, part);
+            let data = read_partition(
+                &self.partitions,
+                &self.registry,
+                &request,
+                part,
+                Read::CheckOnly,
+            );
             if data.error.is_error() || data.diverging.is_some() {
                 answer_now = true;
                 continue;
@@ -234,7 +252,15 @@ impl Broker {
             let partitions = request
                 .partitions
                 .iter()
-                .map(|part| read_partition(&self.partitions, &self.registry, &request, part))
+                .map(|part| {
+                    read_partition(
+                        &self.partitions,
+                        &self.registry,
+                        &request,
+                        part,
+                        Read::Records,
+                    )
+                })
                 .collect();
             let response = FetchResponse {
                 follower,

@@ -11,19 +11,19 @@ use crate::trace::Event;
 
 impl Simulation {
     pub(super) fn apply_action(&mut self, action: TimedAction) {
-        self.action_log.push(action.clone());
-        match action.action {
+        match &action.action {
             Action::Produce(spec) => self.produce(spec),
-            Action::PauseFollower { broker } => self.set_paused(broker, true),
-            Action::ResumeFollower { broker } => self.set_paused(broker, false),
-            Action::CrashBroker { broker } => self.crash(broker),
-            Action::RestartBroker { broker } => self.restart(broker),
+            &Action::PauseFollower { broker } => self.set_paused(broker, true),
+            &Action::ResumeFollower { broker } => self.set_paused(broker, false),
+            &Action::CrashBroker { broker } => self.crash(broker),
+            &Action::RestartBroker { broker } => self.restart(broker),
             Action::ElectLeader {
                 topic,
                 partition,
                 broker,
-            } => self.elect_leader(&topic, partition, broker),
+            } => self.elect_leader(topic, *partition, *broker),
         }
+        self.action_log.push(action);
     }
 
     fn ignore(&mut self, action: &'static str, reason: String) {
@@ -43,7 +43,7 @@ impl Simulation {
 
     /// One ProduceRequest reaching its broker: KafkaApis filters unknown partitions first, then
     /// `appendRecords` takes the rest.
-    fn produce(&mut self, spec: ProduceSpec) {
+    fn produce(&mut self, spec: &ProduceSpec) {
         let resolved: Vec<_> = spec
             .records
             .iter()
