@@ -1,6 +1,7 @@
 //! `Purgatory<K, O>`: operations waiting on watch keys and on the timer.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
 
 use serde::Serialize;
 
@@ -61,8 +62,10 @@ struct Held<K, O> {
     /// millisecond expire in the order they were scheduled (the wheel's bucket order differs).
     expires_at_ms: u64,
     seq: u64,
-    /// The keys it was watched on (for the purge).
-    keys: Vec<K>,
+    /// The keys it was watched on (for the purge); the first apart, so that the usual
+    /// single-key operation costs no allocation.
+    first_key: Option<K>,
+    other_keys: Vec<K>,
 }
 
 struct Slot<K, O> {
@@ -86,7 +89,10 @@ pub struct Purgatory<K, O> {
     /// Operations that completed while still on some watch list (what a purge must clean).
     garbage: Vec<OpId>,
     free_slots: Vec<u32>,
-    watchers: BTreeMap<K, VecDeque<OpId>>,
+    /// Watch lists by key. Looked up by key only, never iterated in an order that reaches any
+    /// output (the view and the purge sort keys first), and hashed with fixed keys, so the
+    /// model stays deterministic.
+    watchers: HashMap<K, VecDeque<OpId>, FixedHasher>,
     /// Sum of all watch list lengths: Kafka's `PurgatorySize` gauge.
     watched_entries: usize,
     timer: Timer<OpId>,
@@ -102,14 +108,17 @@ pub struct Purgatory<K, O> {
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
 pub const REAPER_POLL_MS: u64 = 200;
 
-impl<K: Ord + Clone, O> Purgatory<K, O> {
+/// SipHash with fixed keys (`DefaultHasher::new`): no per-process random seed.
+type FixedHasher = BuildHasherDefault<DefaultHasher>;
+
+impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     pub fn new(name: &'static str, purge_interval: u64, start_ms: u64) -> Self {
         Purgatory {
             name,
             slots: Vec::new(),
             garbage: Vec::new(),
             free_slots: Vec::new(),
-            watchers: BTreeMap::new(),
+            watchers: HashMap::default(),
             watched_entries: 0,
             timer: Timer::new(start_ms),
             estimated_total_operations: 0,
@@ -184,9 +193,12 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         self.watchers.get(key).map_or(0, |l| l.len())
     }
 
+    /// The watch lists, by key order.
     pub fn watch_lists(&self) -> Vec<WatcherView<K>> {
-        self.watchers
-            .iter()
+        let mut lists: Vec<_> = self.watchers.iter().collect();
+        lists.sort_by(|a, b| a.0.cmp(b.0));
+        lists
+            .into_iter()
             .map(|(key, list)| WatcherView {
                 key: key.clone(),
                 operations: list
@@ -223,7 +235,8 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         }
         let held = self.held_mut(id);
         held.watch_count += keys.len() as u32;
-        held.keys = keys.to_vec();
+        held.first_key = Some(keys[0].clone());
+        held.other_keys = keys[1..].to_vec();
         self.estimated_total_operations += 1;
         if self.safe_try_complete(id, Completion::SecondTry, hooks) {
             return (id, Watched::CompletedOnSecondTry);
@@ -320,7 +333,7 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
         let mut keys: Vec<K> = Vec::new();
         for id in std::mem::take(&mut self.garbage) {
             if let Some(held) = self.held(id).filter(|h| h.completed) {
-                keys.extend(held.keys.iter().cloned());
+                keys.extend(held.first_key.iter().chain(&held.other_keys).cloned());
             }
         }
         keys.sort();
@@ -409,7 +422,8 @@ impl<K: Ord + Clone, O> Purgatory<K, O> {
             watch_count: 0,
             expires_at_ms: 0,
             seq: self.next_seq,
-            keys: Vec::new(),
+            first_key: None,
+            other_keys: Vec::new(),
         };
         match self.free_slots.pop() {
             Some(slot) => {
