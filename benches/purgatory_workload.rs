@@ -85,7 +85,10 @@ fn mean_residency_ms(mu: f64, sigma: f64, c: f64) -> f64 {
     // Numerically, by the same sampler, to avoid needing the normal CDF.
     let mut rng = SplitMix64(SEED ^ 1);
     let n = 200_000;
-    (0..n).map(|_| rng.log_normal(mu, sigma).min(c)).sum::<f64>() / n as f64
+    (0..n)
+        .map(|_| rng.log_normal(mu, sigma).min(c))
+        .sum::<f64>()
+        / n as f64
 }
 
 fn schedule(requests: usize) -> Schedule {
@@ -161,7 +164,8 @@ fn replay(s: &Schedule, store: &mut impl Store) -> Outcome {
             store.arrive(next as u32, u64::from(s.completes_at_ms[next]), t);
             next += 1;
         }
-        let range = s.completion_start[t as usize] as usize..s.completion_start[t as usize + 1] as usize;
+        let range =
+            s.completion_start[t as usize] as usize..s.completion_start[t as usize + 1] as usize;
         for &request in &s.completions[range] {
             store.complete(request, t);
         }
@@ -244,7 +248,11 @@ impl Store for CratePurgatory {
 
     fn advance_clock(&mut self, now_ms: u64) {
         self.hooks.now_ms = now_ms;
-        if self.purgatory.next_wake_ms(now_ms).is_some_and(|at| at <= now_ms) {
+        if self
+            .purgatory
+            .next_wake_ms(now_ms)
+            .is_some_and(|at| at <= now_ms)
+        {
             self.purgatory.advance_clock(now_ms, &mut self.hooks);
         }
     }
@@ -272,7 +280,8 @@ impl Store for HeapAndMap {
             self.completed += 1;
             return;
         }
-        self.waiting.insert(request, FakeOperation { completes_at_ms });
+        self.waiting
+            .insert(request, FakeOperation { completes_at_ms });
         self.deadlines.push(Reverse((now_ms + TIMEOUT_MS, request)));
     }
 

@@ -114,7 +114,10 @@ fn once(seconds: u64) {
         counts.requests as f64 / wall,
         counts.instants as f64 / wall
     );
-    assert_eq!(counts.answered_none, counts.requests, "every request is answered NONE");
+    assert_eq!(
+        counts.answered_none, counts.requests,
+        "every request is answered NONE"
+    );
 }
 
 fn main() {
