@@ -1,0 +1,210 @@
+//! The snapshot's shapes: plain serializable structs, one per thing the page draws.
+
+use serde::Serialize;
+
+use crate::kafka::partition::IsrState;
+use crate::kafka::BrokerId;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    pub now_ms: u64,
+    pub next_event_ms: Option<u64>,
+    pub network_delay_ms: u64,
+    pub brokers: Vec<BrokerView>,
+    pub controller: ControllerView,
+    pub in_flight: Vec<MessageView>,
+    pub in_flight_total: usize,
+    pub requests: Vec<RequestView>,
+    pub requests_total: usize,
+    pub requests_waiting: usize,
+    /// Kafka's `UnderReplicatedPartitions`, summed over leaders: committed ISR smaller than the
+    /// assignment.
+    pub under_replicated_partitions: usize,
+    /// Partitions whose committed ISR is below `min.insync.replicas` (`UnderMinIsrPartitionCount`).
+    pub under_min_isr_partitions: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BrokerView {
+    pub id: BrokerId,
+    pub running: bool,
+    pub fetching_paused: bool,
+    /// As the controller sees it.
+    pub fenced: bool,
+    pub broker_epoch: u64,
+    /// `fetching`, `paused`, `crashed` or `fenced` (a crashed broker is also fenced, later).
+    pub state: &'static str,
+    pub partitions: Vec<ReplicaView>,
+    pub produce_purgatory: PurgatoryView,
+    pub fetch_purgatory: PurgatoryGaugesView,
+    pub produce_expires: u64,
+    pub isr_shrinks: u64,
+    pub isr_expands: u64,
+}
+
+/// One replica of one partition, as the broker hosting it sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplicaView {
+    pub tp: String,
+    pub topic: String,
+    pub partition: u32,
+    pub is_leader: bool,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub partition_epoch: u32,
+    pub assignment: Vec<BrokerId>,
+    /// The committed ISR.
+    pub isr: Vec<BrokerId>,
+    /// The ISR the HW is computed with (committed + pending expand, or the old set while a shrink
+    /// is pending): Kafka's `maximalIsr`.
+    pub maximal_isr: Vec<BrokerId>,
+    pub isr_state: IsrState,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    pub batches: Vec<BatchView>,
+    pub batches_total: usize,
+    /// What the leader knows of each follower (empty on a follower).
+    pub followers: Vec<FollowerView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchView {
+    pub base_offset: u64,
+    pub count: u64,
+    pub leader_epoch: u32,
+    /// The produce request id that appended it, when known.
+    pub request: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FollowerView {
+    pub broker: BrokerId,
+    pub log_end_offset: Option<u64>,
+    pub last_caught_up_time_ms: u64,
+    pub last_fetch_time_ms: u64,
+}
+
+/// The gauges and the estimate against the purge interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct PurgatoryGaugesView {
+    pub purgatory_size: usize,
+    pub num_delayed_operations: usize,
+    pub estimated_total_operations: u64,
+    pub purge_interval: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PurgatoryView {
+    #[serde(flatten)]
+    pub gauges: PurgatoryGaugesView,
+    pub watch_lists: Vec<WatchListView>,
+    /// Waiting ones first (oldest first), then completed-but-not-purged ones.
+    pub operations: Vec<OperationView>,
+    pub operations_total: usize,
+    pub timer: TimerSummary,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchListView {
+    pub key: String,
+    /// FIFO order, capped.
+    pub entries: Vec<WatchEntryView>,
+    pub total: usize,
+    pub completed: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchEntryView {
+    pub op: String,
+    pub request: Option<String>,
+    pub completed: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OperationView {
+    pub op: String,
+    pub request: String,
+    pub created_ms: u64,
+    pub timeout_ms: u64,
+    pub expires_at_ms: u64,
+    pub completed: bool,
+    /// `(level, bucket)` on the wheel, while on the timer.
+    pub timer_slot: Option<(usize, usize)>,
+    pub partitions: Vec<OperationPartitionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OperationPartitionView {
+    pub tp: String,
+    pub required_offset: u64,
+    /// The leader's HW now, the value `tryComplete` compares with `required_offset`.
+    pub high_watermark: Option<u64>,
+    pub acks_pending: bool,
+    pub error: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TimerSummary {
+    pub size: usize,
+    pub next_expiration_ms: Option<u64>,
+    pub levels: Vec<LevelSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelSummary {
+    pub tick_ms: u64,
+    pub wheel_size: usize,
+    pub interval_ms: u64,
+    pub current_time_ms: u64,
+    pub buckets: Vec<BucketSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BucketSummary {
+    pub index: usize,
+    pub expiration_ms: Option<u64>,
+    pub count: usize,
+    /// The first entries' operation ids (`slot.generation`), capped.
+    pub ops: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerView {
+    pub fenced: Vec<BrokerId>,
+    pub partitions: Vec<ControllerPartitionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerPartitionView {
+    pub tp: String,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub isr: Vec<BrokerId>,
+    pub partition_epoch: u32,
+}
+
+/// A message between brokers, on its way.
+#[derive(Clone, Debug, Serialize)]
+pub struct MessageView {
+    /// `fetch`, `fetch_response`, `alter_partition` or `metadata`.
+    pub kind: &'static str,
+    pub from: Option<BrokerId>,
+    pub to: Option<BrokerId>,
+    pub sent_ms: u64,
+    pub arrives_ms: u64,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RequestView {
+    pub id: String,
+    pub broker: BrokerId,
+    pub acks: i64,
+    pub timeout_ms: u64,
+    pub received_ms: u64,
+    pub responded_ms: Option<u64>,
+    pub connection_closed: bool,
+    pub waiting: bool,
+    /// One per partition: `(tp, error name or null, base_offset)`.
+    pub partitions: Vec<(String, Option<&'static str>, i64)>,
+}
