@@ -398,6 +398,7 @@ fn message_view(
 mod tests {
     use super::*;
     use crate::kafka::config::{Config, TopicSpec};
+    use crate::kafka::BrokerId;
     use crate::sim::action::{Action, ProduceSpec, RecordBatchSpec, TimedAction};
 
     fn sim() -> Simulation {
