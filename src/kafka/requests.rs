@@ -17,6 +17,8 @@ pub struct PartitionAnswer {
     pub error: Option<ErrorCode>,
     /// The first offset appended, or -1.
     pub base_offset: i64,
+    /// How many records the request carried for this partition.
+    pub count: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -23,7 +23,9 @@ impl Simulation {
                 broker,
             } => self.elect_leader(topic, *partition, *broker),
         }
-        self.action_log.push(action);
+        if self.record_actions {
+            self.action_log.push(action);
+        }
     }
 
     fn ignore(&mut self, action: &'static str, reason: String) {
@@ -67,6 +69,7 @@ impl Simulation {
                 partition: r.partition,
                 error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,
+                count: u64::from(r.count),
             })
             .collect();
         let request = self.requests.push(ProduceRecord {

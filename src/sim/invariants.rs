@@ -84,15 +84,14 @@ impl Simulation {
             if record.acks != -1 || record.responded_ms != Some(self.now_ms) {
                 continue;
             }
-            let counts = self.produce_counts(&record.id);
-            for (slot, part) in record.partitions.iter().enumerate() {
+            for part in &record.partitions {
                 if part.error != Some(ErrorCode::None) {
                     continue;
                 }
                 let Some(tp) = self.resolve(&part.topic, part.partition) else {
                     return Err(format!("{}: NONE for an unknown partition", record.id));
                 };
-                let required = part.base_offset as u64 + counts.get(slot).copied().unwrap_or(0);
+                let required = part.base_offset as u64 + part.count;
                 let leader = &self.brokers[record.broker.0 as usize].partitions[&tp];
                 for member in leader.maximal_isr() {
                     let leo = self.actual_log_end_offset(member, tp);
@@ -113,18 +112,5 @@ impl Simulation {
             .partitions
             .get(&tp)
             .map_or(0, |p| p.log_end_offset())
-    }
-
-    /// The record counts of a produce action, by its id, from the action log.
-    fn produce_counts(&self, id: &str) -> Vec<u64> {
-        self.action_log
-            .iter()
-            .find_map(|a| match &a.action {
-                super::action::Action::Produce(spec) if spec.id == id => {
-                    Some(spec.records.iter().map(|r| r.count as u64).collect())
-                }
-                _ => None,
-            })
-            .unwrap_or_default()
     }
 }

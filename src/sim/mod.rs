@@ -63,6 +63,9 @@ pub struct Simulation {
     pending_actions: std::collections::VecDeque<TimedAction>,
     /// Every action applied, with its time: seed + config + this log replays the run.
     action_log: Vec<TimedAction>,
+    /// Whether to keep `action_log` (the page does, to export and replay a session; the runner
+    /// plays a file that already is the log).
+    record_actions: bool,
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
 }
@@ -142,6 +145,7 @@ impl Simulation {
             requests: RequestLog::default(),
             pending_actions: Default::default(),
             action_log: Vec::new(),
+            record_actions: true,
             trace: Trace::new(trace),
             outbox: Vec::new(),
             config,
@@ -226,6 +230,11 @@ impl Simulation {
 
     pub fn action_log(&self) -> &[TimedAction] {
         &self.action_log
+    }
+
+    /// Keep (the default) or stop keeping the log of applied actions.
+    pub fn set_record_actions(&mut self, on: bool) {
+        self.record_actions = on;
     }
 
     /// Takes the trace events recorded since the last call.
@@ -461,6 +470,7 @@ pub fn run_scenario(
 ) -> std::io::Result<RunResult> {
     let mut sim = Simulation::from_scenario(scenario, trace.is_some())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
+    sim.set_record_actions(false);
     loop {
         let next = sim.next_event_ms().filter(|&t| t <= scenario.run_until_ms);
         if let Some(t) = next {
