@@ -1,6 +1,8 @@
 //! The client's side of each produce request: when it was sent, whether and when it was answered,
 //! and with what per partition. This is what the result document's `responses` reports.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use super::errors::ErrorCode;
@@ -11,7 +13,9 @@ pub type RequestIdx = u32;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartitionAnswer {
-    pub topic: String,
+    /// Shared with the cluster's topic list when the topic exists (millions of requests name
+    /// the same few topics).
+    pub topic: Rc<str>,
     pub partition: i64,
     /// `None` until answered (and forever, for a request never answered).
     pub error: Option<ErrorCode>,

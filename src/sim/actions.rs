@@ -65,7 +65,7 @@ impl Simulation {
             .iter()
             .zip(&resolved)
             .map(|(r, tp)| PartitionAnswer {
-                topic: r.topic.clone(),
+                topic: self.shared_topic_name(&r.topic),
                 partition: r.partition,
                 error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,

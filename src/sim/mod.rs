@@ -52,6 +52,7 @@ pub struct Simulation {
     config: Config,
     topics: Vec<TopicSpec>,
     topic_names: Vec<String>,
+    topic_names_shared: Vec<Rc<str>>,
     brokers: Vec<Broker>,
     controller: Controller,
     heartbeats: Vec<HeartbeatState>,
@@ -129,6 +130,7 @@ impl Simulation {
             now_ms: 0,
             seed,
             topic_names: topics.iter().map(|t| t.name.clone()).collect(),
+            topic_names_shared: topics.iter().map(|t| Rc::from(t.name.as_str())).collect(),
             topics,
             brokers,
             controller: Controller::new(BrokerRegistry::new(n), records),
@@ -413,6 +415,14 @@ impl Simulation {
     /// The result document at the current time.
     pub fn result(&self, name: &str, run_until_ms: u64) -> RunResult {
         report::build(self, name, run_until_ms)
+    }
+
+    /// A topic name as an `Rc<str>`: the cluster's own copy when the topic exists.
+    pub(crate) fn shared_topic_name(&self, name: &str) -> Rc<str> {
+        match self.topic_index(name) {
+            Some(t) => Rc::clone(&self.topic_names_shared[t as usize]),
+            None => Rc::from(name),
+        }
     }
 
     pub(crate) fn topic_index(&self, name: &str) -> Option<u32> {

@@ -23,7 +23,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
                     .partitions
                     .iter()
                     .map(|p| PartitionResponseResult {
-                        topic: p.topic.clone(),
+                        topic: p.topic.to_string(),
                         partition: p.partition,
                         error: if answered {
                             p.error.map(|e| e.name())
