@@ -241,3 +241,24 @@ fn the_same_scenario_twice_gives_byte_identical_results_and_traces() {
         );
     }
 }
+
+#[test]
+fn a_new_leader_ignores_replicas_that_have_not_fetched_from_it() {
+    // Broker 2 restarted and is paused, outside the ISR: by time it still counts as caught up,
+    // but the new leader has no broker epoch from it, so it is not ISR-eligible and does not
+    // hold the HW back (Kafka: `isBrokerEpochIsrEligible`).
+    let r = run("x06-new-leader-ignores-replicas-that-have-not-fetched");
+    assert_eq!(outcome(&r, "p1"), (Some(12_102), vec![Some("NONE")]));
+}
+
+#[test]
+fn an_immediate_fetch_answer_carries_the_high_watermark_from_before_the_fetch() {
+    // Kafka reads the log before `updateFollowerFetchState`: broker 2 is answered with HW 0, and
+    // becomes leader with that HW.
+    let r = run("x07-immediate-fetch-answer-carries-the-earlier-hw");
+    assert_eq!(
+        r.partitions[0].leader,
+        Some(purgatory_playground::kafka::BrokerId(2))
+    );
+    assert_eq!(r.partitions[0].high_watermark, 0);
+}

@@ -89,19 +89,11 @@ pub struct Fetcher {
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
 /// without touching the follower's state: errors, divergence, or the records from the fetch
 /// offset to the log end offset.
-/// Whether a partition read copies the records or only checks what the answer would be.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Read {
-    Records,
-    CheckOnly,
-}
-
 fn read_partition(
     partitions: &BTreeMap<TopicPartition, Partition>,
     registry: &BrokerRegistry,
     request: &FetchRequest,
     part: &FetchPartitionRequest,
-    read: Read,
 ) -> FetchPartitionData {
     let mut data = FetchPartitionData {
         tp: part.tp,
@@ -161,9 +153,7 @@ fn read_partition(
         });
         return data;
     }
-    if read == Read::Records {
-        data.batches = p.log.read(part.fetch_offset);
-    }
+    data.batches = p.log.read(part.fetch_offset);
     data
 }
 
@@ -195,9 +185,7 @@ impl Hooks<DelayedFetch> for FetchHooks<'_> {
         let partitions = request
             .partitions
             .iter()
-            .map(|part| {
-                read_partition(self.partitions, self.registry, request, part, Read::Records)
-            })
+            .map(|part| read_partition(self.partitions, self.registry, request, part))
             .collect();
         let response = FetchResponse {
             follower: request.follower,
@@ -226,42 +214,28 @@ impl Broker {
             partitions: parts,
         });
         let mut answer_now = request.max_wait_ms == 0;
+        let mut read = Vec::with_capacity(request.partitions.len());
         for part in &request.partitions {
-            let data = read_partition(
-                &self.partitions,
-                &self.registry,
-                &request,
-                part,
-                Read::CheckOnly,
-            );
-            if data.error.is_error() || data.diverging.is_some() {
-                answer_now = true;
-                continue;
+            // Kafka: `Partition.fetchRecords` reads the log (and the HW it will report) before
+            // `updateFollowerFetchState`, so an immediate answer carries the HW as it was before
+            // this very fetch moved it.
+            let data = read_partition(&self.partitions, &self.registry, &request, part);
+            let usable = !data.error.is_error() && data.diverging.is_none();
+            answer_now |= !usable || data.log_end_offset > part.fetch_offset;
+            read.push(data);
+            if usable {
+                self.update_follower_fetch_state(
+                    follower,
+                    part.tp,
+                    part.fetch_offset,
+                    request.broker_epoch,
+                    received,
+                    ctx,
+                );
             }
-            answer_now |= data.log_end_offset > part.fetch_offset;
-            self.update_follower_fetch_state(
-                follower,
-                part.tp,
-                part.fetch_offset,
-                request.broker_epoch,
-                received,
-                ctx,
-            );
         }
         if answer_now {
-            let partitions = request
-                .partitions
-                .iter()
-                .map(|part| {
-                    read_partition(
-                        &self.partitions,
-                        &self.registry,
-                        &request,
-                        part,
-                        Read::Records,
-                    )
-                })
-                .collect();
+            let partitions = read;
             let response = FetchResponse {
                 follower,
                 leader,

@@ -49,13 +49,14 @@ impl BrokerRegistry {
         self.brokers.get(&broker).is_none_or(|r| r.fenced)
     }
 
-    /// Kafka: `Partition.isReplicaIsrEligible` (KAFKA-15021): not fenced, and the broker epoch its
-    /// fetches carry is the registered one (or not known yet). Controlled shutdown is not
-    /// modelled.
+    /// Kafka: `Partition.isReplicaIsrEligible` (KAFKA-15021) / `isBrokerEpochIsrEligible`: not
+    /// fenced, and the broker epoch its fetches carry is known and is the registered one; a
+    /// replica that has not fetched from this leader yet is not eligible. Controlled shutdown is
+    /// not modelled.
     pub fn is_isr_eligible(&self, broker: BrokerId, fetched_broker_epoch: Option<u64>) -> bool {
         match self.brokers.get(&broker) {
             None => false,
-            Some(r) => !r.fenced && fetched_broker_epoch.is_none_or(|e| e == r.broker_epoch),
+            Some(r) => !r.fenced && fetched_broker_epoch == Some(r.broker_epoch),
         }
     }
 }

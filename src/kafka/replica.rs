@@ -40,12 +40,15 @@ impl ReplicaState {
     ) -> Self {
         let caught_up = if in_isr { now_ms } else { 0 };
         if newly_leader {
+            // A fresh leader knows nothing of the follower yet, not even its broker epoch, so
+            // the follower is not ISR-eligible until it fetches (Kafka:
+            // `Replica.resetReplicaState(isNewLeader = true)` clears `brokerEpoch`).
             ReplicaState {
                 log_end_offset: None,
                 last_caught_up_time_ms: caught_up,
                 last_fetch_time_ms: 0,
                 last_fetch_leader_log_end_offset: 0,
-                broker_epoch: self.broker_epoch,
+                broker_epoch: None,
             }
         } else {
             ReplicaState {
