@@ -22,6 +22,8 @@ export const SCENARIOS = [
   ['x03-unknown-topic-or-partition', 'A partition that does not exist: UNKNOWN_TOPIC_OR_PARTITION before anything else.'],
   ['x04-crashed-follower-restarts-and-rejoins-isr', 'A crashed follower restarts, catches up and rejoins the ISR by the expand rule.'],
   ['x05-strict-min-isr-times-out-instead-of-after-append', 'Strict min ISR: times out rather than NOT_ENOUGH_REPLICAS_AFTER_APPEND.'],
+  ['x06-new-leader-ignores-replicas-that-have-not-fetched', 'A new leader ignores a caught-up replica outside the ISR until it has fetched: no broker epoch, not eligible.'],
+  ['x07-immediate-fetch-answer-carries-the-earlier-hw', 'An immediate fetch answer reports the HW from before that fetch moved it; the follower then leads with it.'],
 ];
 
 export function scenarioUrl(name) {
