@@ -1,8 +1,8 @@
 #![cfg(target_arch = "wasm32")]
 //! The boundary in headless Chromium: what the page receives (JSON text parsed by the browser's
 //! `JSON.parse` into plain JS data: objects, arrays, numbers, null) is summarised and the same as
-//! the native snapshot. The `Playground` handle's thrown errors and commands are also exercised in
-//! the real page by e2e/boundary.spec.mjs.
+//! the native snapshot; and the `Playground` handle throws a JS `Error` naming the field for wrong
+//! arguments (also exercised in the real page by e2e/boundary.spec.mjs).
 
 use js_sys::{Array, Reflect};
 use purgatory_playground::kafka::config::{Config, TopicSpec};
@@ -108,4 +108,49 @@ fn trace_events_cross_with_their_tags() {
         tags.iter().any(|t| t == "delayed_produce_created"),
         "{tags:?}"
     );
+}
+
+/// The `message` of a thrown JS `Error`.
+fn message(error: wasm_bindgen::JsError) -> String {
+    let value: JsValue = error.into();
+    Reflect::get(&value, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn the_handle_answers_wrong_arguments_with_errors_and_right_ones_with_the_model() {
+    use purgatory_playground::wasm::Playground;
+
+    let refused = Playground::new(JsValue::from_str(r#"{"config":{"brokers":0}}"#));
+    let text = message(refused.err().expect("brokers 0 is refused"));
+    assert!(text.contains("config.brokers"), "{text}");
+
+    let mut playground = Playground::new(JsValue::from_str("{}")).expect("defaults are valid");
+    let bad =
+        r#"{"action":"produce","acks":"many","records":[{"topic":"t","partition":0,"count":1}]}"#;
+    let text = message(
+        playground
+            .command(JsValue::from_str(bad))
+            .err()
+            .expect("acks refused"),
+    );
+    assert!(text.starts_with("command.acks"), "{text}");
+    assert!(playground.advance(-1.0).is_err());
+    assert!(playground.advance(1.5).is_err());
+
+    let good =
+        r#"{"action":"produce","acks":"all","records":[{"topic":"t","partition":0,"count":10}]}"#;
+    let id = playground
+        .command(JsValue::from_str(good))
+        .expect("a valid produce");
+    assert_eq!(
+        id.as_string().as_deref(),
+        Some("p1"),
+        "a refused command uses up no id"
+    );
+    playground.advance(100.0).expect("runs");
+    let result: serde_json::Value = serde_json::from_str(&playground.result()).unwrap();
+    assert_eq!(result["responses"][0]["partitions"][0]["error"], "NONE");
 }
