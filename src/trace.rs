@@ -354,8 +354,4 @@ impl Trace {
     pub fn drain(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
     }
-
-    pub fn pending(&self) -> &[TraceEvent] {
-        &self.events
-    }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::metadata::{BrokerRegistration, BrokerRegistry, MetadataDelta, PartitionRecord};
+use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::AlterPartitionProposal;
 use super::TopicPartition;
 use crate::sim::action::BrokerId;
@@ -174,10 +174,6 @@ impl Controller {
             partitions: vec![record.clone()],
             brokers: vec![],
         })
-    }
-
-    pub fn registration(&self, broker: BrokerId) -> Option<BrokerRegistration> {
-        self.registry.brokers.get(&broker).copied()
     }
 }
 

@@ -38,10 +38,6 @@ pub struct ProduceRecord {
 }
 
 impl ProduceRecord {
-    pub fn is_answered(&self) -> bool {
-        self.responded_ms.is_some()
-    }
-
     /// Still waiting for the broker (not answered, not acks=0, connection open).
     pub fn is_waiting(&self) -> bool {
         self.responded_ms.is_none() && !self.connection_closed && self.acks != 0
