@@ -3,15 +3,13 @@
 //! store (a `BinaryHeap` of deadlines + a `HashMap` of operations, lazy deletion) on the very same
 //! schedule.
 //!
-//! The workload: exponential inter-arrival times; each request would complete after a log-normal
-//! latency (median 200 ms, 75th percentile 400 ms) and times out after 200 ms, so about half expire
-//! and half are completed by a `check_and_complete` before their timeout. The arrival rate is set
+//! The workload, as Kafka's: exponential inter-arrival times; each request would complete after a
+//! log-normal latency (median 200 ms, 75th percentile 400 ms) and times out after 200 ms, so
+//! about half expire and half are completed first. As in Kafka's test, three keys are drawn once
+//! from a space of 100 and every request is watched on those same three, and a completion queue
+//! calls `forceComplete` on a request when its latency has passed, which leaves it on the three
+//! lists as garbage for the purge (Kafka's default purge interval, 1,000). The arrival rate is set
 //! so that about 1 million requests are pending at steady state (rate x mean residency).
-//!
-//! Each operation is watched on its own key (its request number). Kafka's test draws keys from a
-//! pool, but it completes operations with `forceComplete` from its completion thread; here the
-//! only public way to complete is `check_and_complete`, which walks the key's whole watch list,
-//! so a shared key would measure list scans rather than the purgatory.
 //!
 //! `cargo bench --bench purgatory_workload` runs criterion and then prints the one-run summary;
 //! `cargo bench --bench purgatory_workload -- --summary` prints only the summary.
@@ -33,6 +31,9 @@ const REQUESTS: usize = 6_000_000;
 /// Pending counts are averaged from here to the last arrival (the ramp-up is one timeout long).
 const STEADY_FROM_MS: u64 = 2 * TIMEOUT_MS;
 const SEED: u64 = 0x5eed_0f_ca_fca;
+/// Kafka's `--key-space-size` and `--keys` defaults.
+const KEY_SPACE_SIZE: u64 = 100;
+const KEYS_PER_REQUEST: usize = 3;
 
 /// SplitMix64: one seeded stream, no OS randomness.
 struct SplitMix64(u64);
@@ -133,6 +134,14 @@ fn schedule(requests: usize) -> Schedule {
     }
 }
 
+/// Kafka's test draws its keys once, before the first request.
+fn watch_keys() -> Vec<u32> {
+    let mut rng = SplitMix64(SEED ^ 2);
+    (0..KEYS_PER_REQUEST)
+        .map(|_| (rng.next_u64() % KEY_SPACE_SIZE) as u32)
+        .collect()
+}
+
 /// What both stores count, so the replay can check they agree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Outcome {
@@ -153,7 +162,7 @@ trait Store {
 }
 
 /// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
-/// check-and-complete the requests whose completion falls in it.
+/// complete the requests whose completion falls in it (Kafka's completion queue).
 fn replay(s: &Schedule, store: &mut impl Store) -> Outcome {
     let mut out = Outcome::default();
     let mut next = 0usize;
@@ -211,6 +220,9 @@ impl Hooks<FakeOperation> for Counting {
 struct CratePurgatory {
     purgatory: Purgatory<u32, FakeOperation>,
     hooks: Counting,
+    keys: Vec<u32>,
+    /// Request number to operation id: what Kafka's completion queue holds a reference to.
+    ids: Vec<OpId>,
 }
 
 impl CratePurgatory {
@@ -220,7 +232,7 @@ impl CratePurgatory {
     }
 
     /// A diagnostic: the purge never runs, so what remains is the cost of watch, timer and
-    /// check-and-complete (expired operations then stay on their watch lists as garbage).
+    /// completion (completed operations then stay on their watch lists as garbage).
     fn without_purge() -> Self {
         Self::with_purge_interval(u64::MAX)
     }
@@ -229,6 +241,8 @@ impl CratePurgatory {
         CratePurgatory {
             purgatory: Purgatory::new("bench", purge_interval, 0),
             hooks: Counting::default(),
+            keys: watch_keys(),
+            ids: Vec::new(),
         }
     }
 }
@@ -237,13 +251,21 @@ impl Store for CratePurgatory {
     fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) {
         self.hooks.now_ms = now_ms;
         let op = FakeOperation { completes_at_ms };
-        self.purgatory
-            .try_complete_else_watch(op, &[request], now_ms, TIMEOUT_MS, &mut self.hooks);
+        let (id, _) = self.purgatory.try_complete_else_watch(
+            op,
+            &self.keys,
+            now_ms,
+            TIMEOUT_MS,
+            &mut self.hooks,
+        );
+        debug_assert_eq!(self.ids.len(), request as usize);
+        self.ids.push(id);
     }
 
     fn complete(&mut self, request: u32, now_ms: u64) {
         self.hooks.now_ms = now_ms;
-        self.purgatory.check_and_complete(&request, &mut self.hooks);
+        let id = self.ids[request as usize];
+        self.purgatory.force_complete(id, &mut self.hooks);
     }
 
     fn advance_clock(&mut self, now_ms: u64) {
@@ -265,7 +287,8 @@ impl Store for CratePurgatory {
 // ---- The naive baseline --------------------------------------------------------------------
 
 /// A BinaryHeap of (deadline, request) for timeouts and a HashMap request -> operation for
-/// completion. A completed operation's heap entry stays until it surfaces (lazy deletion).
+/// completion. A completed operation's heap entry stays until it surfaces (lazy deletion). It has
+/// no watch keys: completion finds the operation by its request number.
 #[derive(Default)]
 struct HeapAndMap {
     deadlines: BinaryHeap<Reverse<(u64, u32)>>,
@@ -285,13 +308,8 @@ impl Store for HeapAndMap {
         self.deadlines.push(Reverse((now_ms + TIMEOUT_MS, request)));
     }
 
-    fn complete(&mut self, request: u32, now_ms: u64) {
-        let due = self
-            .waiting
-            .get(&request)
-            .is_some_and(|op| op.completes_at_ms <= now_ms);
-        if due {
-            self.waiting.remove(&request);
+    fn complete(&mut self, request: u32, _now_ms: u64) {
+        if self.waiting.remove(&request).is_some() {
             self.completed += 1;
         }
     }

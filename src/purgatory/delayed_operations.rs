@@ -1,11 +1,13 @@
 //! `Purgatory<K, O>`: operations waiting on watch keys and on the timer.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
+use std::hash::Hash;
 
 use serde::Serialize;
 
 use crate::timer::{AddResult, Timer, TimerHandle};
+
+use super::held::{Held, Slab};
+use super::watchers::{ListId, Memberships, Watchers};
 
 /// Identifies an operation while it is held (waiting, or completed but still on a watch list).
 /// Generational, so an id kept after the operation left the purgatory never aliases a new one.
@@ -28,6 +30,9 @@ pub enum Completion {
     CheckAndComplete,
     /// The timer fired first: `onComplete`, then `onExpiration`.
     Expired,
+    /// `forceComplete` called from outside the purgatory (Kafka's own purgatory benchmark
+    /// completes its operations this way, from a completion thread).
+    Forced,
 }
 
 /// What `try_complete_else_watch` did with a new operation.
@@ -51,28 +56,6 @@ pub trait Hooks<O> {
     fn on_expiration(&mut self, id: OpId, op: &mut O);
 }
 
-struct Held<K, O> {
-    op: O,
-    completed: bool,
-    /// The live timer entry; `None` before the timer, after cancel, or after it fired.
-    timer: Option<TimerHandle>,
-    /// How many watch lists still hold this op. A completed op is dropped when this reaches 0.
-    watch_count: u32,
-    /// When its timeout fires, and the order it entered the purgatory: ops due in the same
-    /// millisecond expire in the order they were scheduled (the wheel's bucket order differs).
-    expires_at_ms: u64,
-    seq: u64,
-    /// The keys it was watched on (for the purge); the first apart, so that the usual
-    /// single-key operation costs no allocation.
-    first_key: Option<K>,
-    other_keys: Vec<K>,
-}
-
-struct Slot<K, O> {
-    generation: u32,
-    held: Option<Held<K, O>>,
-}
-
 /// One watch list for the page: the key and its operations in FIFO order, each with whether it
 /// has already completed (garbage awaiting a lazy removal or a purge).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -85,41 +68,30 @@ pub struct WatcherView<K> {
 /// estimated-count purge of completed operations.
 pub struct Purgatory<K, O> {
     name: &'static str,
-    slots: Vec<Slot<K, O>>,
+    held: Slab<O>,
     /// Operations that completed while still on some watch list (what a purge must clean).
     garbage: Vec<OpId>,
-    free_slots: Vec<u32>,
-    /// Watch lists by key. Looked up by key only, never iterated in an order that reaches any
-    /// output (the view and the purge sort keys first), and hashed with fixed keys, so the
-    /// model stays deterministic.
-    watchers: HashMap<K, VecDeque<OpId>, FixedHasher>,
-    /// Sum of all watch list lengths: Kafka's `PurgatorySize` gauge.
-    watched_entries: usize,
+    watchers: Watchers<K>,
     timer: Timer<OpId>,
     /// Kafka: `estimatedTotalOperations`, incremented once per watched op, reset by a purge.
     estimated_total_operations: u64,
     purge_interval: u64,
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
-    expired_scratch: Vec<OpId>,
+    expired_scratch: Vec<(u64, u64, OpId)>,
     next_seq: u64,
 }
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
 pub const REAPER_POLL_MS: u64 = 200;
 
-/// SipHash with fixed keys (`DefaultHasher::new`): no per-process random seed.
-type FixedHasher = BuildHasherDefault<DefaultHasher>;
-
 impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     pub fn new(name: &'static str, purge_interval: u64, start_ms: u64) -> Self {
         Purgatory {
             name,
-            slots: Vec::new(),
+            held: Slab::new(),
             garbage: Vec::new(),
-            free_slots: Vec::new(),
-            watchers: HashMap::default(),
-            watched_entries: 0,
+            watchers: Watchers::new(),
             timer: Timer::new(start_ms),
             estimated_total_operations: 0,
             purge_interval,
@@ -135,7 +107,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka's `PurgatorySize`: entries on all watch lists, completed ones included.
     pub fn purgatory_size(&self) -> usize {
-        self.watched_entries
+        self.watchers.total_live()
     }
 
     /// Kafka's `NumDelayedOperations`: live timer entries.
@@ -157,28 +129,21 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// The operation, while held (waiting, or completed but still watched).
     pub fn get(&self, id: OpId) -> Option<&O> {
-        self.held(id).map(|h| &h.op)
+        self.held.get(id).map(|h| &h.op)
     }
 
     pub fn is_completed(&self, id: OpId) -> Option<bool> {
-        self.held(id).map(|h| h.completed)
+        self.held.get(id).map(|h| h.completed)
     }
 
     /// The timer entry of a waiting operation.
     pub fn timer_handle(&self, id: OpId) -> Option<TimerHandle> {
-        self.held(id).and_then(|h| h.timer)
+        self.held.get(id).and_then(|h| h.timer)
     }
 
     /// Held operations in slot order, with their completed flag.
     pub fn operations(&self) -> impl Iterator<Item = (OpId, &O, bool)> {
-        self.slots.iter().enumerate().filter_map(|(slot, s)| {
-            let held = s.held.as_ref()?;
-            let id = OpId {
-                slot: slot as u32,
-                generation: s.generation,
-            };
-            Some((id, &held.op, held.completed))
-        })
+        self.held.iter().map(|(id, h)| (id, &h.op, h.completed))
     }
 
     /// Waiting (not completed) operations.
@@ -190,20 +155,19 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Length of one key's watch list (completed entries included).
     pub fn watched(&self, key: &K) -> usize {
-        self.watchers.get(key).map_or(0, |l| l.len())
+        self.watchers.live(key)
     }
 
     /// The watch lists, by key order.
     pub fn watch_lists(&self) -> Vec<WatcherView<K>> {
-        let mut lists: Vec<_> = self.watchers.iter().collect();
-        lists.sort_by(|a, b| a.0.cmp(b.0));
-        lists
+        self.watchers
+            .lists_by_key()
             .into_iter()
-            .map(|(key, list)| WatcherView {
+            .map(|(key, entries)| WatcherView {
                 key: key.clone(),
-                operations: list
+                operations: entries
                     .iter()
-                    .map(|&id| (id, self.held(id).is_some_and(|h| h.completed)))
+                    .filter_map(|&id| self.held.get(id).map(|h| (id, h.completed)))
                     .collect(),
             })
             .collect()
@@ -224,19 +188,17 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             !keys.is_empty(),
             "an operation must be watched on at least one key"
         );
-        let id = self.insert(op);
+        self.next_seq += 1;
+        let id = self.held.insert(Held::new(op, self.next_seq));
         if self.safe_try_complete(id, Completion::FirstTry, hooks) {
             self.release_if_unwatched(id);
             return (id, Watched::CompletedOnFirstTry);
         }
-        for key in keys {
-            self.watchers.entry(key.clone()).or_default().push_back(id);
-            self.watched_entries += 1;
-        }
+        let watchers = &mut self.watchers;
+        let memberships = Memberships::new(keys.iter().map(|key| watchers.watch(key, id)));
         let held = self.held_mut(id);
-        held.watch_count += keys.len() as u32;
-        held.first_key = Some(keys[0].clone());
-        held.other_keys = keys[1..].to_vec();
+        held.watch_count = keys.len() as u32;
+        held.memberships = memberships;
         self.estimated_total_operations += 1;
         if self.safe_try_complete(id, Completion::SecondTry, hooks) {
             return (id, Watched::CompletedOnSecondTry);
@@ -257,27 +219,40 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// trying the others; removes the key when its list empties. Returns how many this call
     /// completed.
     pub fn check_and_complete(&mut self, key: &K, hooks: &mut impl Hooks<O>) -> usize {
-        let Some(mut list) = self.watchers.remove(key) else {
+        let Some(list) = self.watchers.find(key) else {
             return 0;
         };
+        let mut entries = self.watchers.take_entries(list);
         let mut completed = 0;
         // One pass in FIFO order, rotating the survivors to the back of the same deque.
-        for _ in 0..list.len() {
-            let id = list.pop_front().expect("counted");
-            let already_done = self.held(id).is_some_and(|h| h.completed);
+        for _ in 0..entries.len() {
+            let id = entries.pop_front().expect("counted");
+            let Some(held) = self.held.get(id) else {
+                continue; // a tombstone left by a purge
+            };
+            let already_done = held.completed;
             let done_now =
                 !already_done && self.safe_try_complete(id, Completion::CheckAndComplete, hooks);
             completed += usize::from(done_now);
             if already_done || done_now {
-                self.unwatch(id);
+                self.unwatch(id, list);
             } else {
-                list.push_back(id);
+                entries.push_back(id);
             }
         }
-        if !list.is_empty() {
-            self.watchers.insert(key.clone(), list);
-        }
+        self.watchers.finish_walk(list, entries);
         completed
+    }
+
+    /// Kafka: `DelayedOperation.forceComplete` called from outside: completes a waiting
+    /// operation now (cancelling its timer), leaving it on its watch lists as garbage. Returns
+    /// false if it had already completed or is no longer held.
+    pub fn force_complete(&mut self, id: OpId, hooks: &mut impl Hooks<O>) -> bool {
+        if self.held.get(id).is_none_or(|h| h.completed) {
+            return false;
+        }
+        self.complete(id, Completion::Forced, hooks);
+        true
     }
 
     /// When the reaper next has work: the timer's next bucket, or a purge that is due.
@@ -300,12 +275,13 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// removed (0 when it did not run).
     pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
         let mut expired = std::mem::take(&mut self.expired_scratch);
-        self.timer.advance_clock(now_ms, |_, id| expired.push(id));
-        expired.sort_by_key(|&id| {
-            let held = self.held(id).expect("a timer entry belongs to a held op");
-            (held.expires_at_ms, held.seq)
+        let held = &self.held;
+        self.timer.advance_clock(now_ms, |_, id| {
+            let h = held.get(id).expect("a timer entry belongs to a held op");
+            expired.push((h.expires_at_ms, h.seq, id));
         });
-        for &id in &expired {
+        expired.sort_unstable();
+        for &(_, _, id) in &expired {
             self.held_mut(id).timer = None;
             self.expire(id, hooks);
         }
@@ -324,44 +300,35 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// Kafka: `purgeCompleted` over every watcher list, after resetting the estimate to the number
     /// of delayed operations.
     ///
-    /// Kafka walks every watch list; completed entries can only sit on the lists of operations
-    /// that completed while still watched elsewhere, which are remembered in `garbage`, so
-    /// walking just those lists removes exactly the same entries at a cost proportional to the
-    /// garbage rather than to every key.
+    /// Completed entries can only be those of operations that completed while still watched,
+    /// which are remembered in `garbage`; taking exactly those off their lists removes the same
+    /// entries as Kafka's walk of every list, at a cost proportional to the garbage. Their ids
+    /// stay in the lists' storage as tombstones until a walk or a compaction drops them.
     fn purge(&mut self) -> usize {
         self.estimated_total_operations = self.timer.size() as u64;
-        let mut keys: Vec<K> = Vec::new();
+        let mut removed = 0;
+        let mut touched: Vec<ListId> = Vec::new();
         for id in std::mem::take(&mut self.garbage) {
-            if let Some(held) = self.held(id).filter(|h| h.completed) {
-                keys.extend(held.first_key.iter().chain(&held.other_keys).cloned());
-            }
-        }
-        keys.sort();
-        keys.dedup();
-        let mut removed = Vec::new();
-        let slots = &self.slots;
-        for key in keys {
-            let Some(list) = self.watchers.get_mut(&key) else {
-                continue;
+            let Some(held) = self.held.get_mut(id).filter(|h| h.completed) else {
+                continue; // already walked off all its lists
             };
-            list.retain(|&id| {
-                let done = slots[id.slot as usize]
-                    .held
-                    .as_ref()
-                    .is_some_and(|h| h.completed);
-                if done {
-                    removed.push(id);
+            for list in held.memberships.drain() {
+                removed += 1;
+                self.watchers.unwatch(list);
+                if !self.watchers.drop_if_empty(list) {
+                    touched.push(list);
                 }
-                !done
-            });
-            if list.is_empty() {
-                self.watchers.remove(&key);
             }
+            held.watch_count = 0;
+            self.held.release(id);
         }
-        for &id in &removed {
-            self.unwatch(id);
+        touched.sort_unstable();
+        touched.dedup();
+        for list in touched {
+            self.watchers
+                .compact_if_sparse(list, |id| self.held.is_held(id));
         }
-        removed.len()
+        removed
     }
 
     /// Kafka: `DelayedOperation.run` on the expiration executor.
@@ -383,15 +350,14 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         if held.completed || !hooks.try_complete(id, &mut held.op) {
             return false;
         }
-        self.force_complete(id, how, hooks)
+        self.complete(id, how, hooks);
+        true
     }
 
-    /// Kafka: `forceComplete`: first caller wins; cancel the timer entry, then `onComplete`.
-    fn force_complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) -> bool {
+    /// Kafka: `forceComplete` once it has won: cancel the timer entry, then `onComplete`.
+    fn complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) {
         let held = self.held_mut(id);
-        if held.completed {
-            return false;
-        }
+        debug_assert!(!held.completed);
         held.completed = true;
         if let Some(handle) = held.timer.take() {
             let cancelled = self.timer.cancel(handle);
@@ -403,7 +369,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         // keeps it as garbage.
         let leaving = usize::from(how == Completion::CheckAndComplete);
         self.note_garbage(id, leaving);
-        true
     }
 
     /// Remembers an op that just completed if it will stay on some watch list.
@@ -413,70 +378,26 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         }
     }
 
-    fn insert(&mut self, op: O) -> OpId {
-        self.next_seq += 1;
-        let held = Held {
-            op,
-            completed: false,
-            timer: None,
-            watch_count: 0,
-            expires_at_ms: 0,
-            seq: self.next_seq,
-            first_key: None,
-            other_keys: Vec::new(),
-        };
-        match self.free_slots.pop() {
-            Some(slot) => {
-                let s = &mut self.slots[slot as usize];
-                s.held = Some(held);
-                OpId {
-                    slot,
-                    generation: s.generation,
-                }
-            }
-            None => {
-                self.slots.push(Slot {
-                    generation: 0,
-                    held: Some(held),
-                });
-                OpId {
-                    slot: (self.slots.len() - 1) as u32,
-                    generation: 0,
-                }
-            }
-        }
-    }
-
-    fn unwatch(&mut self, id: OpId) {
-        self.watched_entries -= 1;
-        self.held_mut(id).watch_count -= 1;
+    /// A walk takes a completed op off `list`.
+    fn unwatch(&mut self, id: OpId, list: ListId) {
+        self.watchers.unwatch(list);
+        let held = self.held_mut(id);
+        held.memberships.leave(list);
+        held.watch_count -= 1;
         self.release_if_unwatched(id);
     }
 
     fn release_if_unwatched(&mut self, id: OpId) {
         let held = self.held_mut(id);
         if held.completed && held.watch_count == 0 {
-            let slot = &mut self.slots[id.slot as usize];
-            slot.held = None;
-            slot.generation = slot.generation.wrapping_add(1);
-            self.free_slots.push(id.slot);
+            self.held.release(id);
         }
     }
 
-    fn held(&self, id: OpId) -> Option<&Held<K, O>> {
-        let slot = self.slots.get(id.slot as usize)?;
-        (slot.generation == id.generation)
-            .then_some(slot.held.as_ref())
-            .flatten()
-    }
-
-    fn held_mut(&mut self, id: OpId) -> &mut Held<K, O> {
-        let slot = &mut self.slots[id.slot as usize];
-        assert_eq!(
-            slot.generation, id.generation,
-            "stale operation id in the {} purgatory",
-            self.name
-        );
-        slot.held.as_mut().expect("operation is held")
+    fn held_mut(&mut self, id: OpId) -> &mut Held<O> {
+        let name = self.name;
+        self.held
+            .get_mut(id)
+            .unwrap_or_else(|| panic!("stale operation id {id:?} in the {name} purgatory"))
     }
 }

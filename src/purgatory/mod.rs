@@ -7,6 +7,9 @@
 //! try / watch / try-again sequence runs as one step exactly as it does under Kafka's op lock.
 
 mod delayed_operations;
+mod fixed_hash;
+mod held;
+mod watchers;
 
 pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
 

@@ -1,0 +1,191 @@
+//! The watch lists (Kafka: `DelayedOperationPurgatory.Watchers`): one FIFO list of operation
+//! ids per watch key, and the count Kafka reports as `PurgatorySize`.
+//!
+//! A list is a `VecDeque` of ids, so appending and walking it touch memory in order. Kafka's
+//! purge removes completed operations from every list; here the purge removes them from the
+//! lists' counts at once and leaves their ids behind as tombstones (an id whose slot has since
+//! been released, which the purgatory recognises by its generation). Walks skip and drop
+//! tombstones, and a list that becomes mostly tombstones is compacted, so removal is O(1)
+//! amortized however long the list is, where walking every list on every purge is O(entries).
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
+
+use super::fixed_hash::FixedState;
+use super::OpId;
+
+/// A list whose physical length exceeds this many entries plus twice its live count is
+/// compacted after a purge.
+const COMPACTION_SLACK: usize = 16;
+
+struct WatchList<K> {
+    key: K,
+    /// Ids in the order they were watched, tombstones included.
+    entries: VecDeque<OpId>,
+    /// Entries logically on the list: waiting operations, and completed ones not yet removed.
+    live: usize,
+}
+
+/// Where an operation is watched: list numbers into [`Watchers`], one per key it was watched on.
+/// A list number is stable while the operation is live on it (a list is only dropped when no
+/// operation is on it).
+pub(super) type ListId = u32;
+
+pub(super) struct Watchers<K> {
+    /// Key to list number. Looked up only, never iterated into any output.
+    by_key: HashMap<K, ListId, FixedState>,
+    lists: Vec<Option<WatchList<K>>>,
+    free: Vec<ListId>,
+    /// Sum of the live counts: Kafka's `PurgatorySize`.
+    total_live: usize,
+}
+
+impl<K: Ord + Hash + Clone> Watchers<K> {
+    pub fn new() -> Self {
+        Watchers {
+            by_key: HashMap::default(),
+            lists: Vec::new(),
+            free: Vec::new(),
+            total_live: 0,
+        }
+    }
+
+    pub fn total_live(&self) -> usize {
+        self.total_live
+    }
+
+    pub fn find(&self, key: &K) -> Option<ListId> {
+        self.by_key.get(key).copied()
+    }
+
+    /// Live entries on `key`'s list (0 when there is none).
+    pub fn live(&self, key: &K) -> usize {
+        self.find(key).map_or(0, |list| self.list(list).live)
+    }
+
+    /// Kafka: `Watchers.watch`. Appends `id` to `key`'s list, creating the list if needed.
+    pub fn watch(&mut self, key: &K, id: OpId) -> ListId {
+        let list = match self.by_key.get(key) {
+            Some(&list) => list,
+            None => self.create(key),
+        };
+        let watch_list = self.list_mut(list);
+        watch_list.entries.push_back(id);
+        watch_list.live += 1;
+        self.total_live += 1;
+        list
+    }
+
+    /// Takes a list's entries out for a walk; give them back with [`Watchers::finish_walk`].
+    pub fn take_entries(&mut self, list: ListId) -> VecDeque<OpId> {
+        std::mem::take(&mut self.list_mut(list).entries)
+    }
+
+    /// Ends a walk: puts the surviving entries back, or drops the list (and its key) when
+    /// nothing is live on it any more (Kafka: `removeKeyIfEmpty`).
+    pub fn finish_walk(&mut self, list: ListId, entries: VecDeque<OpId>) {
+        self.list_mut(list).entries = entries;
+        self.drop_if_empty(list);
+    }
+
+    /// One entry leaves `list` logically. The list itself stays until `drop_if_empty`, so a
+    /// caller walking it can finish first.
+    pub fn unwatch(&mut self, list: ListId) {
+        let watch_list = self.list_mut(list);
+        watch_list.live -= 1;
+        self.total_live -= 1;
+    }
+
+    /// Drops `list` if nothing is live on it; returns whether it did.
+    pub fn drop_if_empty(&mut self, list: ListId) -> bool {
+        if self.list(list).live > 0 {
+            return false;
+        }
+        let watch_list = self.lists[list as usize].take().expect("a live list");
+        self.by_key.remove(&watch_list.key);
+        self.free.push(list);
+        true
+    }
+
+    /// Drops the tombstones of `list` if they outnumber its live entries; `is_held` tells a live
+    /// id from a tombstone.
+    pub fn compact_if_sparse(&mut self, list: ListId, is_held: impl Fn(OpId) -> bool) {
+        let Some(watch_list) = self.lists[list as usize].as_mut() else {
+            return;
+        };
+        if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
+            watch_list.entries.retain(|&id| is_held(id));
+        }
+    }
+
+    /// Every list as (key, ids in FIFO order, tombstones included), by key order.
+    pub fn lists_by_key(&self) -> Vec<(&K, &VecDeque<OpId>)> {
+        let mut lists: Vec<_> = self
+            .lists
+            .iter()
+            .flatten()
+            .map(|list| (&list.key, &list.entries))
+            .collect();
+        lists.sort_by(|a, b| a.0.cmp(b.0));
+        lists
+    }
+
+    fn create(&mut self, key: &K) -> ListId {
+        let watch_list = WatchList {
+            key: key.clone(),
+            entries: VecDeque::new(),
+            live: 0,
+        };
+        let list = match self.free.pop() {
+            Some(list) => {
+                self.lists[list as usize] = Some(watch_list);
+                list
+            }
+            None => {
+                self.lists.push(Some(watch_list));
+                (self.lists.len() - 1) as ListId
+            }
+        };
+        self.by_key.insert(key.clone(), list);
+        list
+    }
+
+    fn list(&self, list: ListId) -> &WatchList<K> {
+        self.lists[list as usize].as_ref().expect("a live list")
+    }
+
+    fn list_mut(&mut self, list: ListId) -> &mut WatchList<K> {
+        self.lists[list as usize].as_mut().expect("a live list")
+    }
+}
+
+/// The lists one operation is on, inline for the usual few keys. An entry becomes `None` when the
+/// operation leaves that list (a check-and-complete walked it off), so the purge knows which
+/// lists still count it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Memberships {
+    lists: Vec<Option<ListId>>,
+}
+
+impl Memberships {
+    pub fn new(lists: impl Iterator<Item = ListId>) -> Self {
+        Memberships {
+            lists: lists.map(Some).collect(),
+        }
+    }
+
+    /// Marks one membership of `list` as left.
+    pub fn leave(&mut self, list: ListId) {
+        let slot = self
+            .lists
+            .iter_mut()
+            .find(|l| **l == Some(list))
+            .expect("the operation is on this list");
+        *slot = None;
+    }
+
+    /// The lists still counting the operation, emptied.
+    pub fn drain(&mut self) -> impl Iterator<Item = ListId> + '_ {
+        self.lists.drain(..).flatten()
+    }
+}
