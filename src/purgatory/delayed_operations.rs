@@ -307,27 +307,19 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     fn purge(&mut self) -> usize {
         self.estimated_total_operations = self.timer.size() as u64;
         let mut removed = 0;
-        let mut touched: Vec<ListId> = Vec::new();
         for id in std::mem::take(&mut self.garbage) {
             let Some(held) = self.held.get_mut(id).filter(|h| h.completed) else {
                 continue; // already walked off all its lists
             };
-            for list in held.memberships.drain() {
+            held.memberships.leave_all(|list| {
                 removed += 1;
-                self.watchers.unwatch(list);
-                if !self.watchers.drop_if_empty(list) {
-                    touched.push(list);
-                }
-            }
+                self.watchers.purge_unwatch(list);
+            });
             held.watch_count = 0;
             self.held.release(id);
         }
-        touched.sort_unstable();
-        touched.dedup();
-        for list in touched {
-            self.watchers
-                .compact_if_sparse(list, |id| self.held.is_held(id));
-        }
+        let held = &self.held;
+        self.watchers.end_purge(|id| held.is_held(id));
         removed
     }
 

@@ -14,4 +14,6 @@ mod watchers;
 pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
 
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod tests;

@@ -24,6 +24,8 @@ struct WatchList<K> {
     entries: VecDeque<OpId>,
     /// Entries logically on the list: waiting operations, and completed ones not yet removed.
     live: usize,
+    /// The purge that last took an entry off this list logically (see `purge_unwatch`).
+    purge_mark: u64,
 }
 
 /// Where an operation is watched: list numbers into [`Watchers`], one per key it was watched on.
@@ -38,6 +40,9 @@ pub(super) struct Watchers<K> {
     free: Vec<ListId>,
     /// Sum of the live counts: Kafka's `PurgatorySize`.
     total_live: usize,
+    /// Numbers the purges, and the lists the current one left tombstones in.
+    purge_epoch: u64,
+    purged_lists: Vec<ListId>,
 }
 
 impl<K: Ord + Hash + Clone> Watchers<K> {
@@ -47,6 +52,8 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             lists: Vec::new(),
             free: Vec::new(),
             total_live: 0,
+            purge_epoch: 1,
+            purged_lists: Vec::new(),
         }
     }
 
@@ -107,15 +114,33 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         true
     }
 
-    /// Drops the tombstones of `list` if they outnumber its live entries; `is_held` tells a live
-    /// id from a tombstone.
-    pub fn compact_if_sparse(&mut self, list: ListId, is_held: impl Fn(OpId) -> bool) {
-        let Some(watch_list) = self.lists[list as usize].as_mut() else {
+    /// A purge takes one entry off `list` logically, leaving its id behind as a tombstone; the
+    /// list is dropped if nothing is live on it any more.
+    pub fn purge_unwatch(&mut self, list: ListId) {
+        self.unwatch(list);
+        if self.drop_if_empty(list) {
             return;
-        };
-        if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
-            watch_list.entries.retain(|&id| is_held(id));
         }
+        let epoch = self.purge_epoch;
+        let watch_list = self.list_mut(list);
+        if watch_list.purge_mark != epoch {
+            watch_list.purge_mark = epoch;
+            self.purged_lists.push(list);
+        }
+    }
+
+    /// Ends a purge: compacts each list it left tombstones in if they outnumber its live
+    /// entries (`is_held` tells a live id from a tombstone), so a compaction's cost is at most a
+    /// constant per tombstone it drops.
+    pub fn end_purge(&mut self, is_held: impl Fn(OpId) -> bool) {
+        for list in std::mem::take(&mut self.purged_lists) {
+            if let Some(watch_list) = self.lists[list as usize].as_mut() {
+                if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
+                    watch_list.entries.retain(|&id| is_held(id));
+                }
+            }
+        }
+        self.purge_epoch += 1;
     }
 
     /// Every list as (key, ids in FIFO order, tombstones included), by key order.
@@ -135,6 +160,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             key: key.clone(),
             entries: VecDeque::new(),
             live: 0,
+            purge_mark: 0,
         };
         let list = match self.free.pop() {
             Some(list) => {
@@ -159,33 +185,60 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 }
 
-/// The lists one operation is on, inline for the usual few keys. An entry becomes `None` when the
-/// operation leaves that list (a check-and-complete walked it off), so the purge knows which
-/// lists still count it.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Memberships {
-    lists: Vec<Option<ListId>>,
+/// Marks a membership that was left (or an unused inline place).
+const LEFT: ListId = ListId::MAX;
+const INLINE: usize = 4;
+
+/// The lists one operation is on, inline for the usual few keys (a separate allocation would be
+/// one more cache miss per purged operation). A place becomes `LEFT` when the operation leaves
+/// that list (a check-and-complete walked it off), so the purge knows which lists still count it.
+#[derive(Clone, Debug)]
+pub(super) enum Memberships {
+    Inline([ListId; INLINE]),
+    Spilled(Box<[ListId]>),
+}
+
+impl Default for Memberships {
+    fn default() -> Self {
+        Memberships::Inline([LEFT; INLINE])
+    }
 }
 
 impl Memberships {
-    pub fn new(lists: impl Iterator<Item = ListId>) -> Self {
-        Memberships {
-            lists: lists.map(Some).collect(),
+    pub fn new(lists: impl ExactSizeIterator<Item = ListId>) -> Self {
+        if lists.len() > INLINE {
+            return Memberships::Spilled(lists.collect());
+        }
+        let mut inline = [LEFT; INLINE];
+        for (place, list) in inline.iter_mut().zip(lists) {
+            *place = list;
+        }
+        Memberships::Inline(inline)
+    }
+
+    fn places(&mut self) -> &mut [ListId] {
+        match self {
+            Memberships::Inline(inline) => inline,
+            Memberships::Spilled(spilled) => spilled,
         }
     }
 
     /// Marks one membership of `list` as left.
     pub fn leave(&mut self, list: ListId) {
-        let slot = self
-            .lists
+        let place = self
+            .places()
             .iter_mut()
-            .find(|l| **l == Some(list))
+            .find(|place| **place == list)
             .expect("the operation is on this list");
-        *slot = None;
+        *place = LEFT;
     }
 
-    /// The lists still counting the operation, emptied.
-    pub fn drain(&mut self) -> impl Iterator<Item = ListId> + '_ {
-        self.lists.drain(..).flatten()
+    /// Calls `f` with each list still counting the operation, and leaves them all.
+    pub fn leave_all(&mut self, mut f: impl FnMut(ListId)) {
+        for place in self.places() {
+            if *place != LEFT {
+                f(std::mem::replace(place, LEFT));
+            }
+        }
     }
 }

@@ -1,24 +1,24 @@
-//! The entry slab (Kafka: the `TimerTaskEntry` objects) and the intrusive bucket lists.
+//! The entry slab (Kafka: the `TimerTaskEntry` objects).
 //!
-//! Entries live in a `Vec` of generational slots with a free list, so a handle is an index plus
-//! a generation and a stale handle can never reach a newer entry. Each live entry is linked into
-//! exactly one bucket through `prev`/`next` slot indices, which makes append and unlink O(1).
+//! Entries live in a `Vec` with a free list, so a handle is an index plus a generation and a
+//! stale handle can never reach a newer entry. A bucket holds handles, and a flush, a cancel or a
+//! view tells live handles from cancelled ones by the generation, which sits beside the entry
+//! (checking it is then reading the entry, which the caller does next anyway).
 
-use super::wheel::{Bucket, BucketId};
+use super::wheel::BucketId;
 use super::TimerHandle;
 
-/// The "no entry" link, Kafka's sentinel node. Never a valid slot index.
-pub(super) const NIL: u32 = u32::MAX;
+/// The generation of a slot that was freed `u32::MAX` times; no handle carries it, so a matching
+/// generation always means a live entry.
+const RETIRED: u32 = u32::MAX;
 
 /// Kafka: `TimerTaskEntry`.
 #[derive(Clone, Debug)]
 pub(super) struct Entry<T> {
     pub task: T,
     pub expiration_ms: u64,
-    /// The bucket the entry is linked into (stale only while a flush is re-inserting it).
+    /// The bucket the entry sits in (stale only while a flush is re-inserting it).
     pub bucket: BucketId,
-    pub prev: u32,
-    pub next: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -49,22 +49,17 @@ impl<T> Entries<T> {
         self.live
     }
 
-    /// Stores a new, not yet linked entry and returns its handle.
+    /// Stores a new entry and returns its handle; the caller puts the handle in `bucket`.
     pub fn insert(&mut self, task: T, expiration_ms: u64, bucket: BucketId) -> TimerHandle {
         let entry = Entry {
             task,
             expiration_ms,
             bucket,
-            prev: NIL,
-            next: NIL,
         };
         let slot = match self.free.pop() {
             Some(slot) => slot,
             None => {
-                let slot = u32::try_from(self.slots.len())
-                    .ok()
-                    .filter(|&slot| slot != NIL)
-                    .expect("more than u32::MAX - 1 timer entries");
+                let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX timer entries");
                 self.slots.push(Slot {
                     generation: 0,
                     entry: None,
@@ -73,7 +68,6 @@ impl<T> Entries<T> {
             }
         };
         let cell = &mut self.slots[slot as usize];
-        debug_assert!(cell.entry.is_none());
         cell.entry = Some(entry);
         self.live += 1;
         TimerHandle {
@@ -82,7 +76,8 @@ impl<T> Entries<T> {
         }
     }
 
-    /// Frees an unlinked entry and returns its (now stale) handle and its task.
+    /// Frees a live entry and returns its (now stale) handle and its task. A slot whose
+    /// generation reaches `RETIRED` is never reused.
     pub fn remove(&mut self, slot: u32) -> (TimerHandle, T) {
         let cell = &mut self.slots[slot as usize];
         let entry = cell.entry.take().expect("removing a free timer slot");
@@ -90,10 +85,8 @@ impl<T> Entries<T> {
             slot,
             generation: cell.generation,
         };
-        // A slot whose generation would wrap is retired instead of reused, so that no handle
-        // can ever alias a later entry.
-        if let Some(next) = cell.generation.checked_add(1) {
-            cell.generation = next;
+        cell.generation += 1;
+        if cell.generation != RETIRED {
             self.free.push(slot);
         }
         self.live -= 1;
@@ -103,7 +96,7 @@ impl<T> Entries<T> {
     /// The slot of a live entry; `None` for a stale handle.
     pub fn slot_of(&self, handle: TimerHandle) -> Option<u32> {
         let cell = self.slots.get(handle.slot as usize)?;
-        (cell.generation == handle.generation && cell.entry.is_some()).then_some(handle.slot)
+        (cell.generation == handle.generation).then_some(handle.slot)
     }
 
     pub fn get(&self, handle: TimerHandle) -> Option<&Entry<T>> {
@@ -119,69 +112,25 @@ impl<T> Entries<T> {
         self.slots[slot as usize]
             .entry
             .as_ref()
-            .expect("timer list links to a free slot")
+            .expect("a live handle names a free slot")
     }
 
-    fn entry_mut(&mut self, slot: u32) -> &mut Entry<T> {
+    pub fn entry_mut(&mut self, slot: u32) -> &mut Entry<T> {
         self.slots[slot as usize]
             .entry
             .as_mut()
-            .expect("timer list links to a free slot")
+            .expect("a live handle names a free slot")
     }
 
-    pub fn handle(&self, slot: u32) -> TimerHandle {
-        TimerHandle {
-            slot,
-            generation: self.slots[slot as usize].generation,
-        }
-    }
-
-    /// Every live entry with its slot, in slot order (for views and invariant checks).
-    pub fn iter(&self) -> impl Iterator<Item = (u32, &Entry<T>)> {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(|(slot, cell)| cell.entry.as_ref().map(|entry| (slot as u32, entry)))
-    }
-
-    /// Kafka: `TimerTaskList.add`. Appends `slot` at the tail of `bucket` (whose id is `id`).
-    pub fn push_back(&mut self, bucket: &mut Bucket, id: BucketId, slot: u32) {
-        let old_tail = bucket.tail;
-        let entry = self.entry_mut(slot);
-        entry.bucket = id;
-        entry.prev = old_tail;
-        entry.next = NIL;
-        if old_tail == NIL {
-            bucket.head = slot;
-        } else {
-            self.entry_mut(old_tail).next = slot;
-        }
-        bucket.tail = slot;
-        bucket.len += 1;
-    }
-
-    /// Kafka: `TimerTaskList.remove`. Unlinks `slot` from `bucket` in O(1).
-    pub fn unlink(&mut self, bucket: &mut Bucket, slot: u32) {
-        let (prev, next) = {
-            let entry = self.entry(slot);
-            (entry.prev, entry.next)
-        };
-        if prev == NIL {
-            debug_assert_eq!(bucket.head, slot);
-            bucket.head = next;
-        } else {
-            self.entry_mut(prev).next = next;
-        }
-        if next == NIL {
-            debug_assert_eq!(bucket.tail, slot);
-            bucket.tail = prev;
-        } else {
-            self.entry_mut(next).prev = prev;
-        }
-        let entry = self.entry_mut(slot);
-        entry.prev = NIL;
-        entry.next = NIL;
-        bucket.len -= 1;
+    /// Every live entry with its handle, in slot order (for views and invariant checks).
+    pub fn iter(&self) -> impl Iterator<Item = (TimerHandle, &Entry<T>)> {
+        self.slots.iter().enumerate().filter_map(|(slot, cell)| {
+            let handle = TimerHandle {
+                slot: slot as u32,
+                generation: cell.generation,
+            };
+            cell.entry.as_ref().map(|entry| (handle, entry))
+        })
     }
 }
 
@@ -190,40 +139,6 @@ mod tests {
     use super::*;
 
     const B: BucketId = BucketId { level: 0, index: 0 };
-
-    fn list(entries: &Entries<char>, bucket: &Bucket) -> Vec<char> {
-        let mut out = Vec::new();
-        let mut cursor = bucket.head;
-        while cursor != NIL {
-            out.push(entries.entry(cursor).task);
-            cursor = entries.entry(cursor).next;
-        }
-        out
-    }
-
-    #[test]
-    fn push_back_and_unlink_keep_list_order() {
-        let mut entries = Entries::new();
-        let mut bucket = Bucket {
-            head: NIL,
-            tail: NIL,
-            len: 0,
-            expiration_ms: None,
-            queued: false,
-        };
-        let handles: Vec<_> = "abcd".chars().map(|c| entries.insert(c, 5, B)).collect();
-        for handle in &handles {
-            entries.push_back(&mut bucket, B, handle.slot);
-        }
-        assert_eq!(list(&entries, &bucket), vec!['a', 'b', 'c', 'd']);
-        entries.unlink(&mut bucket, handles[1].slot); // middle
-        entries.unlink(&mut bucket, handles[0].slot); // head
-        entries.unlink(&mut bucket, handles[3].slot); // tail
-        assert_eq!(list(&entries, &bucket), vec!['c']);
-        assert_eq!((bucket.head, bucket.tail, bucket.len), (2, 2, 1));
-        entries.unlink(&mut bucket, handles[2].slot);
-        assert_eq!((bucket.head, bucket.tail, bucket.len), (NIL, NIL, 0));
-    }
 
     #[test]
     fn freed_slot_is_reused_with_a_new_generation() {
@@ -240,12 +155,12 @@ mod tests {
     }
 
     #[test]
-    fn a_slot_at_the_last_generation_is_retired() {
+    fn a_slot_reaching_the_last_generation_is_retired() {
         let mut entries = Entries::new();
         let handle = entries.insert('a', 1, B);
-        entries.slots[0].generation = u32::MAX;
+        entries.slots[0].generation = RETIRED - 1;
         let handle = TimerHandle {
-            generation: u32::MAX,
+            generation: RETIRED - 1,
             ..handle
         };
         entries.remove(handle.slot);

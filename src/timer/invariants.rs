@@ -1,7 +1,6 @@
 //! A full structural check of the timer, for tests and debugging: O(levels x wheel size +
 //! entries + queued buckets). It panics with a message naming the first broken invariant.
 
-use super::entries::NIL;
 use super::wheel::{BucketId, TimingWheel};
 use super::Timer;
 
@@ -9,8 +8,8 @@ impl<T> Timer<T> {
     /// Panics unless every structural invariant holds:
     /// - each overflow wheel has tick = its parent's interval, and no level's clock is ahead of
     ///   a finer level's clock;
-    /// - every bucket's list is well linked, its length is right, each entry names this bucket,
-    ///   and each entry's expiration lies in [bucket expiration, bucket expiration + tick);
+    /// - every bucket's live count is right, each live entry it holds names this bucket and
+    ///   appears once, and each entry's expiration lies in [bucket expiration, + tick);
     /// - a bucket holding entries has an expiration and is queued; a queued bucket has an
     ///   expiration; each queued bucket is in the delay queue exactly once, with that expiration;
     /// - the entries in buckets are exactly the live entries, and `size()` counts them.
@@ -59,7 +58,7 @@ impl<T> Timer<T> {
         self.assert_delay_queue(queued);
     }
 
-    /// Checks one bucket's list and returns how many entries it holds.
+    /// Checks one bucket's handles and returns how many live entries it holds.
     fn assert_bucket(&self, wheel: &TimingWheel, id: BucketId) -> usize {
         let bucket = &wheel.buckets[id.index as usize];
         assert_eq!(
@@ -68,28 +67,28 @@ impl<T> Timer<T> {
             "bucket {id:?}: queued iff expiration set"
         );
         assert!(
-            bucket.len == 0 || bucket.queued,
+            bucket.live == 0 || bucket.queued,
             "bucket {id:?}: holds entries but is not queued"
         );
-        let mut count = 0usize;
-        let mut prev = NIL;
-        let mut cursor = bucket.head;
-        while cursor != NIL {
-            let entry = self.entries.entry(cursor);
-            assert_eq!(entry.bucket, id, "entry {cursor} names another bucket");
-            assert_eq!(entry.prev, prev, "entry {cursor}: prev link");
+        let mut live: Vec<u32> = Vec::new();
+        for &handle in &bucket.handles {
+            let Some(entry) = self.entries.get(handle) else {
+                continue; // cancelled; skipped by the flush
+            };
+            assert_eq!(entry.bucket, id, "entry {handle:?} names another bucket");
             let bucket_ms = u128::from(bucket.expiration_ms.unwrap_or(0));
             let expiration = u128::from(entry.expiration_ms);
             assert!(
                 bucket_ms <= expiration && expiration < bucket_ms + u128::from(wheel.tick_ms),
-                "entry {cursor} expiring at {expiration} ms sits in bucket {id:?} for {bucket_ms} ms"
+                "entry {handle:?} expiring at {expiration} ms sits in bucket {id:?} for {bucket_ms} ms"
             );
-            count += 1;
-            prev = cursor;
-            cursor = entry.next;
+            live.push(handle.slot());
         }
-        assert_eq!(bucket.tail, prev, "bucket {id:?}: tail");
-        assert_eq!(bucket.len as usize, count, "bucket {id:?}: len");
+        let count = live.len();
+        live.sort_unstable();
+        live.dedup();
+        assert_eq!(live.len(), count, "bucket {id:?}: an entry is held twice");
+        assert_eq!(bucket.live as usize, count, "bucket {id:?}: live count");
         count
     }
 

@@ -4,7 +4,8 @@
 //! Levels of wheels are created on demand; each bucket waits in a delay queue keyed by its
 //! expiration; when the caller advances the clock, due buckets are flushed and their entries
 //! either cascade into finer buckets or are handed back as expired. Everything is deterministic:
-//! a slab with generational handles, intrusive lists, and a heap with sequence-number tie-breaks.
+//! a slab with generational handles, buckets holding handles in insertion order, and a heap with
+//! sequence-number tie-breaks.
 //! See ../shared/kafka-semantics.md section (d) for the rules followed here.
 
 mod delay_queue;
@@ -17,7 +18,7 @@ mod wheel;
 mod tests;
 
 use delay_queue::DelayQueue;
-use entries::{Entries, NIL};
+use entries::Entries;
 use wheel::{BucketId, Placement, TimingWheel};
 
 pub use view::{BucketView, LevelView, TimerView};
@@ -124,20 +125,20 @@ impl<T> Timer<T> {
             None => AddResult::Expired(task),
             Some(bucket) => {
                 let handle = self.entries.insert(task, expiration_ms, bucket);
-                self.link(handle.slot, bucket);
+                self.link(handle, bucket);
                 AddResult::Scheduled(handle)
             }
         }
     }
 
-    /// Kafka: `TimerTask.cancel`. O(1) unlink. Returns the task if the entry was still live;
+    /// Kafka: `TimerTask.cancel`. O(1): frees the entry and lowers its bucket's count; the
+    /// bucket's flush skips the stale handle. Returns the task if the entry was still live;
     /// `None` for stale handles. Cancelled entries never fire. The bucket stays queued even if
     /// it is now empty, and is later flushed as a no-op, as in Kafka.
     pub fn cancel(&mut self, handle: TimerHandle) -> Option<T> {
         let slot = self.entries.slot_of(handle)?;
         let id = self.entries.entry(slot).bucket;
-        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
-        self.entries.unlink(bucket, slot);
+        self.levels[id.level as usize].buckets[id.index as usize].live -= 1;
         Some(self.entries.remove(slot).1)
     }
 
@@ -242,9 +243,12 @@ impl<T> Timer<T> {
         }
     }
 
-    fn link(&mut self, slot: u32, id: BucketId) {
+    /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`.
+    fn link(&mut self, handle: TimerHandle, id: BucketId) {
+        self.entries.entry_mut(handle.slot).bucket = id;
         let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
-        self.entries.push_back(bucket, id, slot);
+        bucket.handles.push(handle);
+        bucket.live += 1;
     }
 
     /// Kafka: `TimingWheel.advanceClock`, which recurses into the overflow wheel with the new
@@ -260,7 +264,8 @@ impl<T> Timer<T> {
     }
 
     /// Kafka: `TimerTaskList.flush(addTimerTaskEntry)`. Detaches the bucket's list, resets its
-    /// expiration to unset, and re-inserts each entry in list order.
+    /// expiration to unset, and re-inserts each live entry in list order (stale handles of
+    /// cancelled entries are skipped).
     fn flush<F: FnMut(TimerHandle, T)>(
         &mut self,
         id: BucketId,
@@ -277,21 +282,24 @@ impl<T> Timer<T> {
             Some(expiration_ms),
             "a queued bucket's expiration changed"
         );
-        let mut cursor = bucket.take_list();
-        while cursor != NIL {
-            let next = self.entries.entry(cursor).next;
-            self.reinsert(cursor, on_expired);
-            cursor = next;
+        let handles = bucket.take_list();
+        for &handle in &handles {
+            if self.entries.slot_of(handle).is_some() {
+                self.reinsert(handle, on_expired);
+            }
         }
+        // A re-insert never targets the bucket being flushed (its whole range is now due at its
+        // own level), so the storage can go back to it.
+        self.levels[id.level as usize].buckets[id.index as usize].recycle(handles);
     }
 
     /// Kafka: `SystemTimer.addTimerTaskEntry` for an entry coming out of a flushed bucket.
-    fn reinsert<F: FnMut(TimerHandle, T)>(&mut self, slot: u32, on_expired: &mut F) {
-        let expiration_ms = self.entries.entry(slot).expiration_ms;
+    fn reinsert<F: FnMut(TimerHandle, T)>(&mut self, handle: TimerHandle, on_expired: &mut F) {
+        let expiration_ms = self.entries.entry(handle.slot).expiration_ms;
         match self.target_bucket(expiration_ms) {
-            Some(id) => self.link(slot, id),
+            Some(id) => self.link(handle, id),
             None => {
-                let (handle, task) = self.entries.remove(slot);
+                let (handle, task) = self.entries.remove(handle.slot);
                 on_expired(handle, task);
             }
         }

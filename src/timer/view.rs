@@ -3,7 +3,6 @@
 //! It copies every level's geometry and clock and, per level, only the buckets that hold entries
 //! or still wait in the delay queue, so its size follows the live entries, not the wheel size.
 
-use super::entries::NIL;
 use super::{Timer, TimerHandle};
 
 /// The whole hierarchy, finest level first.
@@ -54,11 +53,11 @@ impl<T> Timer<T> {
                     .buckets
                     .iter()
                     .enumerate()
-                    .filter(|(_, bucket)| bucket.len > 0 || bucket.queued)
+                    .filter(|(_, bucket)| bucket.live > 0 || bucket.queued)
                     .map(|(index, bucket)| BucketView {
                         index,
                         expiration_ms: bucket.expiration_ms,
-                        entries: self.list_handles(bucket.head),
+                        entries: self.live_handles(&bucket.handles),
                     })
                     .collect(),
             })
@@ -70,13 +69,11 @@ impl<T> Timer<T> {
         }
     }
 
-    fn list_handles(&self, head: u32) -> Vec<TimerHandle> {
-        let mut handles = Vec::new();
-        let mut cursor = head;
-        while cursor != NIL {
-            handles.push(self.entries.handle(cursor));
-            cursor = self.entries.entry(cursor).next;
-        }
+    fn live_handles(&self, handles: &[TimerHandle]) -> Vec<TimerHandle> {
         handles
+            .iter()
+            .copied()
+            .filter(|&handle| self.entries.slot_of(handle).is_some())
+            .collect()
     }
 }
