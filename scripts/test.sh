@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every test, stopping at the first failure: install what is missing, rustfmt check, native
-# tests (release), the wasm build (with wasm-opt), wasm tests in headless Chrome and Node, and the
+# tests (release), the wasm build (with wasm-opt) and its size budget, wasm tests in headless Chrome and Node, and the
 # Playwright end-to-end specs against a server on a free port.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -41,6 +41,7 @@ stage setup scripts/setup.sh
 stage fmt cargo fmt --all -- --check
 stage native-tests cargo test --release
 stage wasm-build npm run build
+stage wasm-size scripts/check-wasm-size.sh
 stage wasm-tests wasm_tests
 stage e2e npm run e2e
 

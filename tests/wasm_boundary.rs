@@ -137,8 +137,18 @@ fn the_handle_answers_wrong_arguments_with_errors_and_right_ones_with_the_model(
             .expect("acks refused"),
     );
     assert!(text.starts_with("command.acks"), "{text}");
-    assert!(playground.advance(-1.0).is_err());
-    assert!(playground.advance(1.5).is_err());
+    // Numbers are printed as JavaScript prints them.
+    for (ms, shown) in [
+        (-1.0, "found -1"),
+        (1.5, "found 1.5"),
+        (f64::NAN, "found NaN"),
+    ] {
+        let text = message(playground.advance(ms).err().expect("refused"));
+        assert!(
+            text.starts_with("advance: ") && text.ends_with(shown),
+            "{text}"
+        );
+    }
 
     let good =
         r#"{"action":"produce","acks":"all","records":[{"topic":"t","partition":0,"count":10}]}"#;
