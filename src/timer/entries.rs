@@ -30,8 +30,10 @@ struct Slot<T> {
 #[derive(Clone, Debug)]
 pub(super) struct Entries<T> {
     slots: Vec<Slot<T>>,
-    /// Freed slot indices, reused last-in first-out.
-    free: Vec<u32>,
+    /// Freed slots that can be reused (retired ones excluded).
+    free: usize,
+    /// Where the next-fit search for a free slot starts.
+    cursor: usize,
     /// Kafka: `taskCounter`.
     live: usize,
 }
@@ -40,7 +42,8 @@ impl<T> Entries<T> {
     pub fn new() -> Entries<T> {
         Entries {
             slots: Vec::new(),
-            free: Vec::new(),
+            free: 0,
+            cursor: 0,
             live: 0,
         }
     }
@@ -49,23 +52,23 @@ impl<T> Entries<T> {
         self.live
     }
 
-    /// Stores a new entry and returns its handle; the caller puts the handle in `bucket`.
+    /// Stores a new entry in the next free slot (see `next_free`) or a new one when fewer than a
+    /// quarter are free, and returns its handle; the caller puts the handle in `bucket`.
     pub fn insert(&mut self, task: T, expiration_ms: u64, bucket: BucketId) -> TimerHandle {
         let entry = Entry {
             task,
             expiration_ms,
             bucket,
         };
-        let slot = match self.free.pop() {
-            Some(slot) => slot,
-            None => {
-                let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX timer entries");
-                self.slots.push(Slot {
-                    generation: 0,
-                    entry: None,
-                });
-                slot
-            }
+        let slot = if self.free * 4 <= self.slots.len() {
+            let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX timer entries");
+            self.slots.push(Slot {
+                generation: 0,
+                entry: None,
+            });
+            slot
+        } else {
+            self.next_free()
         };
         let cell = &mut self.slots[slot as usize];
         cell.entry = Some(entry);
@@ -73,6 +76,20 @@ impl<T> Entries<T> {
         TimerHandle {
             slot,
             generation: cell.generation,
+        }
+    }
+
+    /// Next fit, as the purgatory's slab does: entries added close in time sit close in memory,
+    /// so a bucket's flush, which visits them in the order they were added, walks forwards.
+    fn next_free(&mut self) -> u32 {
+        loop {
+            let slot = self.cursor;
+            self.cursor = (self.cursor + 1) % self.slots.len();
+            let cell = &self.slots[slot];
+            if cell.entry.is_none() && cell.generation != RETIRED {
+                self.free -= 1;
+                return slot as u32;
+            }
         }
     }
 
@@ -87,7 +104,7 @@ impl<T> Entries<T> {
         };
         cell.generation += 1;
         if cell.generation != RETIRED {
-            self.free.push(slot);
+            self.free += 1;
         }
         self.live -= 1;
         (handle, entry.task)
