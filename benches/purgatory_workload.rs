@@ -12,7 +12,8 @@
 //! so that about 1 million requests are pending at steady state (rate x mean residency).
 //!
 //! `cargo bench --bench purgatory_workload` runs criterion and then prints the one-run summary;
-//! `cargo bench --bench purgatory_workload -- --summary` prints only the summary.
+//! `cargo bench --bench purgatory_workload -- --summary` prints only the summary;
+//! `-- --purgatory-only` runs just the purgatory once (for `perf record` on the bench binary).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -399,6 +400,17 @@ fn bench(c: &mut Criterion, s: &Schedule) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--purgatory-only") {
+        let s = schedule(REQUESTS);
+        let (out, wall) = timed(&s, &mut CratePurgatory::new());
+        let rate = s.arrive_ms.len() as f64 / wall.as_secs_f64();
+        println!(
+            "purgatory only: {:.2} M req/s ({:.3} s), {out:?}",
+            rate / 1e6,
+            wall.as_secs_f64()
+        );
+        return;
+    }
     let summary_only = args.iter().any(|a| a == "--summary");
     // Without `--bench` (cargo test --benches), criterion runs each benchmark once as a test;
     // a much shorter schedule keeps that quick.

@@ -159,11 +159,11 @@ fn cancel(timer: &mut Timer<u64>, model: &mut Model, id: u64) {
     let Some(handle) = record.handle else { return };
     let cancelled = timer.cancel(handle);
     if record.state == State::Pending {
-        assert_eq!(cancelled, Some(id), "cancel of live entry {id}");
+        assert!(cancelled, "cancel of live entry {id}");
         model.coverage.cancelled_live += 1;
         model.settle(id, State::Cancelled);
     } else {
-        assert_eq!(cancelled, None, "cancel of stale handle of entry {id}");
+        assert!(!cancelled, "cancel of stale handle of entry {id}");
         model.coverage.cancelled_stale += 1;
     }
 }

@@ -353,7 +353,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         held.completed = true;
         if let Some(handle) = held.timer.take() {
             let cancelled = self.timer.cancel(handle);
-            debug_assert_eq!(cancelled, Some(id));
+            debug_assert!(cancelled, "a waiting operation's timer entry is live");
         }
         let held = self.held_mut(id);
         hooks.on_complete(id, &mut held.op, how);

@@ -1,9 +1,11 @@
 //! The entry slab (Kafka: the `TimerTaskEntry` objects).
 //!
-//! Entries live in a `Vec` with a free list, so a handle is an index plus a generation and a
-//! stale handle can never reach a newer entry. A bucket holds handles, and a flush, a cancel or a
-//! view tells live handles from cancelled ones by the generation, which sits beside the entry
-//! (checking it is then reading the entry, which the caller does next anyway).
+//! A handle is a slot index plus a generation, so a stale handle can never reach a newer entry.
+//! Each slot is split in two: a small record (generation and bucket) that a cancel, a liveness
+//! check or a `locate` reads, and the body (task and expiration) that only an insert, a flush and
+//! an expiry touch. The records of a million entries fit in the cache where the bodies would
+//! not, so a cancel, which comes at a random moment for a random entry, costs one cache hit
+//! instead of a miss. A cancelled entry's body stays where it is until its slot is reused.
 
 use super::wheel::BucketId;
 use super::TimerHandle;
@@ -12,24 +14,44 @@ use super::TimerHandle;
 /// generation always means a live entry.
 const RETIRED: u32 = u32::MAX;
 
-/// Kafka: `TimerTaskEntry`.
+/// The bucket field of a free slot.
+const FREE: u32 = u32::MAX;
+
+/// Bits of a packed bucket id that hold the bucket's index (the rest hold the level).
+const INDEX_BITS: u32 = 26;
+/// The largest wheel size a packed bucket id can hold.
+pub(super) const MAX_WHEEL_SIZE: usize = 1 << INDEX_BITS;
+
+fn pack(id: BucketId) -> u32 {
+    debug_assert!(id.level < 64 && (id.index as usize) < MAX_WHEEL_SIZE);
+    id.level << INDEX_BITS | id.index
+}
+
+fn unpack(packed: u32) -> BucketId {
+    BucketId {
+        level: packed >> INDEX_BITS,
+        index: packed & ((1 << INDEX_BITS) - 1),
+    }
+}
+
+/// Kafka: `TimerTaskEntry`, without the list links (a bucket holds handles instead).
 #[derive(Clone, Debug)]
 pub(super) struct Entry<T> {
     pub task: T,
     pub expiration_ms: u64,
-    /// The bucket the entry sits in (stale only while a flush is re-inserting it).
-    pub bucket: BucketId,
 }
 
-#[derive(Clone, Debug)]
-struct Slot<T> {
+#[derive(Clone, Copy, Debug)]
+struct Record {
     generation: u32,
-    entry: Option<Entry<T>>,
+    /// The packed bucket the entry sits in (stale only while a flush re-inserts it), or `FREE`.
+    bucket: u32,
 }
 
 #[derive(Clone, Debug)]
 pub(super) struct Entries<T> {
-    slots: Vec<Slot<T>>,
+    records: Vec<Record>,
+    bodies: Vec<Option<Entry<T>>>,
     /// Freed slots that can be reused (retired ones excluded).
     free: usize,
     /// Where the next-fit search for a free slot starts.
@@ -41,7 +63,8 @@ pub(super) struct Entries<T> {
 impl<T> Entries<T> {
     pub fn new() -> Entries<T> {
         Entries {
-            slots: Vec::new(),
+            records: Vec::new(),
+            bodies: Vec::new(),
             free: 0,
             cursor: 0,
             live: 0,
@@ -52,30 +75,33 @@ impl<T> Entries<T> {
         self.live
     }
 
-    /// Stores a new entry in the next free slot (see `next_free`) or a new one when fewer than a
-    /// quarter are free, and returns its handle; the caller puts the handle in `bucket`.
+    /// Stores a new entry in the next free slot (see `next_free`), or a new slot when no more
+    /// than a quarter are free, and returns its handle; the caller puts the handle in `bucket`.
     pub fn insert(&mut self, task: T, expiration_ms: u64, bucket: BucketId) -> TimerHandle {
-        let entry = Entry {
-            task,
-            expiration_ms,
-            bucket,
-        };
-        let slot = if self.free * 4 <= self.slots.len() {
-            let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX timer entries");
-            self.slots.push(Slot {
+        let slot = if self.free * 4 <= self.records.len() {
+            let slot = u32::try_from(self.records.len())
+                .ok()
+                .filter(|&slot| slot != u32::MAX)
+                .expect("fewer than u32::MAX timer entries");
+            self.records.push(Record {
                 generation: 0,
-                entry: None,
+                bucket: FREE,
             });
+            self.bodies.push(None);
             slot
         } else {
             self.next_free()
         };
-        let cell = &mut self.slots[slot as usize];
-        cell.entry = Some(entry);
+        self.bodies[slot as usize] = Some(Entry {
+            task,
+            expiration_ms,
+        });
+        let record = &mut self.records[slot as usize];
+        record.bucket = pack(bucket);
         self.live += 1;
         TimerHandle {
             slot,
-            generation: cell.generation,
+            generation: record.generation,
         }
     }
 
@@ -84,36 +110,63 @@ impl<T> Entries<T> {
     fn next_free(&mut self) -> u32 {
         loop {
             let slot = self.cursor;
-            self.cursor = (self.cursor + 1) % self.slots.len();
-            let cell = &self.slots[slot];
-            if cell.entry.is_none() && cell.generation != RETIRED {
+            self.cursor = (self.cursor + 1) % self.records.len();
+            let record = self.records[slot];
+            if record.bucket == FREE && record.generation != RETIRED {
                 self.free -= 1;
                 return slot as u32;
             }
         }
     }
 
-    /// Frees a live entry and returns its (now stale) handle and its task. A slot whose
-    /// generation reaches `RETIRED` is never reused.
+    /// Frees a live entry, leaving its body in place, and returns the bucket it sat in.
+    pub fn cancel(&mut self, slot: u32) -> BucketId {
+        let bucket = unpack(self.records[slot as usize].bucket);
+        self.free_record(slot);
+        bucket
+    }
+
+    /// Frees a live entry and returns its (now stale) handle and its task.
     pub fn remove(&mut self, slot: u32) -> (TimerHandle, T) {
-        let cell = &mut self.slots[slot as usize];
-        let entry = cell.entry.take().expect("removing a free timer slot");
-        let handle = TimerHandle {
-            slot,
-            generation: cell.generation,
-        };
-        cell.generation += 1;
-        if cell.generation != RETIRED {
+        let handle = self.handle(slot);
+        let entry = self.bodies[slot as usize]
+            .take()
+            .expect("a live entry has a body");
+        self.free_record(slot);
+        (handle, entry.task)
+    }
+
+    /// A slot whose generation reaches `RETIRED` is never reused.
+    fn free_record(&mut self, slot: u32) {
+        let record = &mut self.records[slot as usize];
+        debug_assert_ne!(record.bucket, FREE, "freeing a free timer slot");
+        record.bucket = FREE;
+        record.generation += 1;
+        if record.generation != RETIRED {
             self.free += 1;
         }
         self.live -= 1;
-        (handle, entry.task)
+    }
+
+    fn handle(&self, slot: u32) -> TimerHandle {
+        TimerHandle {
+            slot,
+            generation: self.records[slot as usize].generation,
+        }
     }
 
     /// The slot of a live entry; `None` for a stale handle.
     pub fn slot_of(&self, handle: TimerHandle) -> Option<u32> {
-        let cell = self.slots.get(handle.slot as usize)?;
-        (cell.generation == handle.generation).then_some(handle.slot)
+        let record = self.records.get(handle.slot as usize)?;
+        (record.generation == handle.generation && record.bucket != FREE).then_some(handle.slot)
+    }
+
+    pub fn bucket_of(&self, slot: u32) -> BucketId {
+        unpack(self.records[slot as usize].bucket)
+    }
+
+    pub fn set_bucket(&mut self, slot: u32, bucket: BucketId) {
+        self.records[slot as usize].bucket = pack(bucket);
     }
 
     pub fn get(&self, handle: TimerHandle) -> Option<&Entry<T>> {
@@ -122,32 +175,20 @@ impl<T> Entries<T> {
 
     pub fn get_mut(&mut self, handle: TimerHandle) -> Option<&mut Entry<T>> {
         let slot = self.slot_of(handle)?;
-        Some(self.entry_mut(slot))
+        self.bodies[slot as usize].as_mut()
     }
 
     pub fn entry(&self, slot: u32) -> &Entry<T> {
-        self.slots[slot as usize]
-            .entry
+        self.bodies[slot as usize]
             .as_ref()
-            .expect("a live handle names a free slot")
-    }
-
-    pub fn entry_mut(&mut self, slot: u32) -> &mut Entry<T> {
-        self.slots[slot as usize]
-            .entry
-            .as_mut()
-            .expect("a live handle names a free slot")
+            .expect("a live entry has a body")
     }
 
     /// Every live entry with its handle, in slot order (for views and invariant checks).
     pub fn iter(&self) -> impl Iterator<Item = (TimerHandle, &Entry<T>)> {
-        self.slots.iter().enumerate().filter_map(|(slot, cell)| {
-            let handle = TimerHandle {
-                slot: slot as u32,
-                generation: cell.generation,
-            };
-            cell.entry.as_ref().map(|entry| (handle, entry))
-        })
+        (0..self.records.len() as u32)
+            .filter(move |&slot| self.records[slot as usize].bucket != FREE)
+            .map(move |slot| (self.handle(slot), self.entry(slot)))
     }
 }
 
@@ -172,10 +213,46 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_entry_is_stale_and_its_slot_reused() {
+        let mut entries = Entries::new();
+        let bucket = BucketId {
+            level: 3,
+            index: 17,
+        };
+        let first = entries.insert('a', 1, bucket);
+        assert_eq!(entries.cancel(first.slot), bucket);
+        assert_eq!((entries.slot_of(first), entries.live()), (None, 0));
+        let second = entries.insert('b', 2, B);
+        assert_eq!(
+            (second.slot, entries.bucket_of(second.slot)),
+            (first.slot, B)
+        );
+        assert_eq!(entries.get(second).map(|e| e.task), Some('b'));
+    }
+
+    #[test]
+    fn bucket_ids_pack_and_unpack() {
+        for id in [
+            B,
+            BucketId {
+                level: 62,
+                index: 0,
+            },
+            BucketId {
+                level: 5,
+                index: (MAX_WHEEL_SIZE - 1) as u32,
+            },
+        ] {
+            assert_eq!(unpack(pack(id)), id);
+            assert_ne!(pack(id), FREE);
+        }
+    }
+
+    #[test]
     fn a_slot_reaching_the_last_generation_is_retired() {
         let mut entries = Entries::new();
         let handle = entries.insert('a', 1, B);
-        entries.slots[0].generation = RETIRED - 1;
+        entries.records[0].generation = RETIRED - 1;
         let handle = TimerHandle {
             generation: RETIRED - 1,
             ..handle

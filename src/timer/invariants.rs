@@ -75,7 +75,8 @@ impl<T> Timer<T> {
             let Some(entry) = self.entries.get(handle) else {
                 continue; // cancelled; skipped by the flush
             };
-            assert_eq!(entry.bucket, id, "entry {handle:?} names another bucket");
+            let named = self.entries.bucket_of(handle.slot());
+            assert_eq!(named, id, "entry {handle:?} names another bucket");
             let bucket_ms = u128::from(bucket.expiration_ms.unwrap_or(0));
             let expiration = u128::from(entry.expiration_ms);
             assert!(

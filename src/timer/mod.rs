@@ -94,7 +94,11 @@ impl<T> Timer<T> {
         // With one bucket a level holds nothing and its overflow wheel has the same tick, so
         // the hierarchy would never end.
         assert!(wheel_size >= 2, "wheel_size must be at least 2");
-        assert!(wheel_size <= u32::MAX as usize, "wheel_size must fit u32");
+        assert!(
+            wheel_size <= entries::MAX_WHEEL_SIZE,
+            "wheel_size must be at most {}",
+            entries::MAX_WHEEL_SIZE
+        );
         Timer {
             entries: Entries::new(),
             levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
@@ -132,14 +136,17 @@ impl<T> Timer<T> {
     }
 
     /// Kafka: `TimerTask.cancel`. O(1): frees the entry and lowers its bucket's count; the
-    /// bucket's flush skips the stale handle. Returns the task if the entry was still live;
-    /// `None` for stale handles. Cancelled entries never fire. The bucket stays queued even if
-    /// it is now empty, and is later flushed as a no-op, as in Kafka.
-    pub fn cancel(&mut self, handle: TimerHandle) -> Option<T> {
-        let slot = self.entries.slot_of(handle)?;
-        let id = self.entries.entry(slot).bucket;
+    /// bucket's flush skips the stale handle. Returns whether the entry was still live (false for
+    /// a stale handle). Cancelled entries never fire; the task is dropped when its slot is reused.
+    /// The bucket stays queued even if it is now empty, and is later flushed as a no-op, as in
+    /// Kafka.
+    pub fn cancel(&mut self, handle: TimerHandle) -> bool {
+        let Some(slot) = self.entries.slot_of(handle) else {
+            return false;
+        };
+        let id = self.entries.cancel(slot);
         self.levels[id.level as usize].buckets[id.index as usize].live -= 1;
-        Some(self.entries.remove(slot).1)
+        true
     }
 
     /// Number of live entries (Kafka's `taskCounter` / `NumDelayedOperations`).
@@ -193,9 +200,9 @@ impl<T> Timer<T> {
 
     /// Where a live entry sits now: (level index, bucket index). Level 0 is the finest wheel.
     pub fn locate(&self, handle: TimerHandle) -> Option<(usize, usize)> {
-        self.entries
-            .get(handle)
-            .map(|entry| (entry.bucket.level as usize, entry.bucket.index as usize))
+        let slot = self.entries.slot_of(handle)?;
+        let id = self.entries.bucket_of(slot);
+        Some((id.level as usize, id.index as usize))
     }
 
     /// The finest wheel's current time (Kafka: `TimingWheel.currentTimeMs` of the first level).
@@ -245,7 +252,7 @@ impl<T> Timer<T> {
 
     /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`.
     fn link(&mut self, handle: TimerHandle, id: BucketId) {
-        self.entries.entry_mut(handle.slot).bucket = id;
+        self.entries.set_bucket(handle.slot, id);
         let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
         bucket.handles.push(handle);
         bucket.live += 1;
