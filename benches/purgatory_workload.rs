@@ -31,7 +31,7 @@ const TARGET_PENDING: f64 = 1_000_000.0;
 const REQUESTS: usize = 6_000_000;
 /// Pending counts are averaged from here to the last arrival (the ramp-up is one timeout long).
 const STEADY_FROM_MS: u64 = 2 * TIMEOUT_MS;
-const SEED: u64 = 0x5eed_0f_ca_fca;
+const SEED: u64 = 0x05ee_d0fc_afca;
 /// Kafka's `--key-space-size` and `--keys` defaults.
 const KEY_SPACE_SIZE: u64 = 100;
 const KEYS_PER_REQUEST: usize = 3;
