@@ -307,7 +307,9 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     fn purge(&mut self) -> usize {
         self.estimated_total_operations = self.timer.size() as u64;
         let mut removed = 0;
-        for id in std::mem::take(&mut self.garbage) {
+        // Drained and handed back, so its capacity is reused purge after purge.
+        let mut garbage = std::mem::take(&mut self.garbage);
+        for id in garbage.drain(..) {
             let Some(held) = self.held.get_mut(id).filter(|h| h.completed) else {
                 continue; // already walked off all its lists
             };
@@ -318,6 +320,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             held.watch_count = 0;
             self.held.release(id);
         }
+        self.garbage = garbage;
         let held = &self.held;
         self.watchers.end_purge(|id| held.is_held(id));
         removed
