@@ -47,7 +47,7 @@ impl Ctx<'_> {
     /// A produce request's id, for a trace event (empty when the trace is off).
     pub fn request_id(&self, request: RequestIdx) -> String {
         if self.trace.enabled() {
-            self.requests.get(request).id.clone()
+            self.requests.get(request).id.to_string()
         } else {
             String::new()
         }

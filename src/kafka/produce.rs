@@ -497,7 +497,7 @@ impl Broker {
                 .any(|p| p.error.is_some_and(|e| e.is_error()))
             {
                 record.connection_closed = true;
-                let request_id = record.id.clone();
+                let request_id = record.id.to_string();
                 ctx.emit(cause, || Event::ConnectionClosed {
                     request: request_id,
                     broker,
@@ -519,7 +519,7 @@ impl Broker {
                     base_offset: p.base_offset,
                 })
                 .collect();
-            let request_id = record.id.clone();
+            let request_id = record.id.to_string();
             ctx.emit(cause, || Event::ProduceResponseSent {
                 request: request_id,
                 broker,
@@ -540,7 +540,7 @@ impl Broker {
         for request in requests {
             let record = ctx.requests.get_mut(request);
             record.connection_closed = true;
-            let request_id = record.id.clone();
+            let request_id = record.id.to_string();
             ctx.emit(cause, || Event::ConnectionClosed {
                 request: request_id,
                 broker,
