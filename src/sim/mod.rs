@@ -351,7 +351,11 @@ impl Simulation {
                     Scheduled::FetcherWake { follower, leader },
                 ),
             };
-            self.agenda.schedule(at_ms, what, cause);
+            if at_ms == self.now_ms + d {
+                self.agenda.schedule_delivery(at_ms, what, cause);
+            } else {
+                self.agenda.schedule(at_ms, what, cause);
+            }
         }
         self.outbox = outbox;
     }
