@@ -182,17 +182,19 @@ impl Broker {
         let Some(p) = self.partitions.get_mut(&tp) else {
             return false;
         };
-        let (_, bound) = p.high_watermark_candidate(&rules);
         let Some(moved) = p.maybe_increment_leader_hw(&rules) else {
             return false;
         };
         let (broker, name) = (self.id, ctx.tp_name(tp));
+        // What bounds the candidate does not depend on the HW itself, so reading it after the
+        // move gives the same answer; only the trace wants it.
+        let bound = || p.high_watermark_candidate(&rules).1;
         let id = ctx.emit(cause, || Event::HighWatermarkAdvanced {
             broker,
             tp: name,
             from: moved.from,
             to: moved.to,
-            bound,
+            bound: bound(),
         });
         self.complete_delayed_requests(&[tp], id, ctx);
         true
