@@ -161,12 +161,19 @@ struct FetchHooks<'a> {
     partitions: &'a BTreeMap<TopicPartition, Partition>,
     registry: &'a BrokerRegistry,
     responses: Vec<(OpId, FetchResponse)>,
+    /// Set while `handle_fetch` parks a fetch that has just found nothing to return in any of
+    /// its partitions: Kafka's `tryCompleteElseWatch` tries it twice, within the same step, and
+    /// both tries would read those same partitions again to the same answer.
+    parking_after_empty_read: bool,
 }
 
 impl Hooks<DelayedFetch> for FetchHooks<'_> {
     /// Kafka: `DelayedFetch.tryComplete`: complete when a partition lost its leader or epoch,
     /// was truncated below the fetch offset, or has at least `replica.fetch.min.bytes` (1) new.
     fn try_complete(&mut self, _id: OpId, op: &mut DelayedFetch) -> bool {
+        if self.parking_after_empty_read {
+            return false;
+        }
         op.request
             .partitions
             .iter()
@@ -256,6 +263,10 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            // Every partition was just read: led here at the fetch's epoch with nothing past its
+            // fetch offset (anything else is answered at once above), and updating follower
+            // states appends nothing and changes no leadership.
+            parking_after_empty_read: true,
         };
         let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
             op,
@@ -363,6 +374,7 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            parking_after_empty_read: false,
         };
         self.fetch_purgatory.check_and_complete(&key, &mut hooks);
         for (_, response) in hooks.responses {
@@ -377,6 +389,7 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            parking_after_empty_read: false,
         };
         self.fetch_purgatory.advance_clock(ctx.now_ms, &mut hooks);
         for (_, response) in hooks.responses {
