@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use super::config::Config;
 use super::controller::AlterPartitionError;
 use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, HwRules, Partition};
+use super::partition::{AlterPartitionProposal, HwBound, HwRules};
 use super::produce::DelayedProduce;
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
@@ -103,7 +104,7 @@ pub struct Broker {
     pub fetching_paused: bool,
     /// Changes at each restart (Kafka: the broker epoch from registration).
     pub broker_epoch: u64,
-    pub partitions: BTreeMap<TopicPartition, Partition>,
+    pub partitions: HostedPartitions,
     pub produce_purgatory: Purgatory<TopicPartition, DelayedProduce>,
     pub fetch_purgatory: Purgatory<TopicPartition, DelayedFetch>,
     pub fetchers: BTreeMap<BrokerId, Fetcher>,
@@ -116,11 +117,7 @@ pub struct Broker {
 const FETCH_PURGE_INTERVAL: u64 = 1_000;
 
 impl Broker {
-    pub fn new(
-        id: BrokerId,
-        config: &Config,
-        partitions: BTreeMap<TopicPartition, Partition>,
-    ) -> Self {
+    pub fn new(id: BrokerId, config: &Config, partitions: HostedPartitions) -> Self {
         Broker {
             id,
             running: true,

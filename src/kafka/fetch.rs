@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::broker::{Broker, Ctx, Outgoing};
 use super::errors::ErrorCode;
+use super::hosted::HostedPartitions;
 use super::log::{Batch, EpochEntry};
 use super::metadata::BrokerRegistry;
-use super::partition::Partition;
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::{Completion, Hooks, OpId};
 use crate::trace::{Event, EventId, FetchDataPart, FetchPart};
@@ -91,7 +91,7 @@ pub struct Fetcher {
 /// offset to the log end offset. `stale_incarnation` is [`is_stale_incarnation`] for the whole
 /// request.
 fn read_partition(
-    partitions: &BTreeMap<TopicPartition, Partition>,
+    partitions: &HostedPartitions,
     stale_incarnation: bool,
     part: &FetchPartitionRequest,
 ) -> FetchPartitionData {
@@ -163,7 +163,7 @@ fn is_stale_incarnation(registry: &BrokerRegistry, request: &FetchRequest) -> bo
 }
 
 struct FetchHooks<'a> {
-    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    partitions: &'a HostedPartitions,
     registry: &'a BrokerRegistry,
     responses: Vec<(OpId, FetchResponse)>,
     /// Set while `handle_fetch` parks a fetch that has just found nothing to return in any of

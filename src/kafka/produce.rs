@@ -2,13 +2,12 @@
 //! local log, `delayedProduceRequestRequired`, the deferred purgatory action) and
 //! `DelayedProduce` with its Case A/B/C `tryComplete`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::broker::{hw_rules, Broker, Ctx};
 use super::errors::ErrorCode;
-use super::partition::{LeaderHwChange, Partition};
+use super::hosted::HostedPartitions;
+use super::partition::LeaderHwChange;
 use super::requests::RequestIdx;
 use super::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
@@ -63,7 +62,7 @@ enum ProduceDone {
 }
 
 struct ProduceHooks<'a> {
-    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    partitions: &'a HostedPartitions,
     min_insync_replicas: u32,
     done: Vec<ProduceDone>,
 }
@@ -115,10 +114,7 @@ impl Hooks<DelayedProduce> for ProduceHooks<'_> {
 }
 
 impl Broker {
-    fn produce_hooks<'a>(
-        partitions: &'a BTreeMap<TopicPartition, Partition>,
-        ctx: &Ctx,
-    ) -> ProduceHooks<'a> {
+    fn produce_hooks<'a>(partitions: &'a HostedPartitions, ctx: &Ctx) -> ProduceHooks<'a> {
         ProduceHooks {
             partitions,
             min_insync_replicas: ctx.config.min_insync_replicas,
