@@ -25,7 +25,7 @@ fn outcome(result: &RunResult, id: &str) -> (Option<u64>, Vec<Option<&'static st
     let r = result
         .responses
         .iter()
-        .find(|r| r.id == id)
+        .find(|r| &*r.id == id)
         .unwrap_or_else(|| panic!("no response {id}"));
     (
         r.responded_ms,
@@ -134,7 +134,7 @@ fn acks_zero_one_and_invalid_values() {
     let closed = r
         .responses
         .iter()
-        .find(|x| x.id == "acks-0-to-a-follower")
+        .find(|x| &*x.id == "acks-0-to-a-follower")
         .unwrap();
     assert!(closed.connection_closed && closed.responded_ms.is_none());
     assert_eq!(

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use super::config::Config;
 use super::controller::AlterPartitionError;
 use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, HwRules, Partition};
+use super::partition::{AlterPartitionProposal, HwBound, HwRules};
 use super::produce::DelayedProduce;
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
@@ -47,7 +48,7 @@ impl Ctx<'_> {
     /// A produce request's id, for a trace event (empty when the trace is off).
     pub fn request_id(&self, request: RequestIdx) -> String {
         if self.trace.enabled() {
-            self.requests.get(request).id.clone()
+            self.requests.get(request).id.to_string()
         } else {
             String::new()
         }
@@ -103,7 +104,7 @@ pub struct Broker {
     pub fetching_paused: bool,
     /// Changes at each restart (Kafka: the broker epoch from registration).
     pub broker_epoch: u64,
-    pub partitions: BTreeMap<TopicPartition, Partition>,
+    pub partitions: HostedPartitions,
     pub produce_purgatory: Purgatory<TopicPartition, DelayedProduce>,
     pub fetch_purgatory: Purgatory<TopicPartition, DelayedFetch>,
     pub fetchers: BTreeMap<BrokerId, Fetcher>,
@@ -116,11 +117,7 @@ pub struct Broker {
 const FETCH_PURGE_INTERVAL: u64 = 1_000;
 
 impl Broker {
-    pub fn new(
-        id: BrokerId,
-        config: &Config,
-        partitions: BTreeMap<TopicPartition, Partition>,
-    ) -> Self {
+    pub fn new(id: BrokerId, config: &Config, partitions: HostedPartitions) -> Self {
         Broker {
             id,
             running: true,
@@ -182,17 +179,19 @@ impl Broker {
         let Some(p) = self.partitions.get_mut(&tp) else {
             return false;
         };
-        let (_, bound) = p.high_watermark_candidate(&rules);
         let Some(moved) = p.maybe_increment_leader_hw(&rules) else {
             return false;
         };
         let (broker, name) = (self.id, ctx.tp_name(tp));
+        // What bounds the candidate does not depend on the HW itself, so reading it after the
+        // move gives the same answer; only the trace wants it.
+        let bound = || p.high_watermark_candidate(&rules).1;
         let id = ctx.emit(cause, || Event::HighWatermarkAdvanced {
             broker,
             tp: name,
             from: moved.from,
             to: moved.to,
-            bound,
+            bound: bound(),
         });
         self.complete_delayed_requests(&[tp], id, ctx);
         true

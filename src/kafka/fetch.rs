@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::broker::{Broker, Ctx, Outgoing};
 use super::errors::ErrorCode;
+use super::hosted::HostedPartitions;
 use super::log::{Batch, EpochEntry};
 use super::metadata::BrokerRegistry;
-use super::partition::Partition;
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::{Completion, Hooks, OpId};
 use crate::trace::{Event, EventId, FetchDataPart, FetchPart};
@@ -88,11 +88,11 @@ pub struct Fetcher {
 
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
 /// without touching the follower's state: errors, divergence, or the records from the fetch
-/// offset to the log end offset.
+/// offset to the log end offset. `stale_incarnation` is [`is_stale_incarnation`] for the whole
+/// request.
 fn read_partition(
-    partitions: &BTreeMap<TopicPartition, Partition>,
-    registry: &BrokerRegistry,
-    request: &FetchRequest,
+    partitions: &HostedPartitions,
+    stale_incarnation: bool,
     part: &FetchPartitionRequest,
 ) -> FetchPartitionData {
     let mut data = FetchPartitionData {
@@ -121,12 +121,7 @@ fn read_partition(
         data.error = ErrorCode::UnknownLeaderEpoch;
         return data;
     }
-    let registered = registry
-        .brokers
-        .get(&request.follower)
-        .map(|r| r.broker_epoch);
-    if registered.is_some_and(|e| request.broker_epoch < e) {
-        // Kafka: `updateFetchStateOrThrow` rejects a fetch from a stale broker incarnation.
+    if stale_incarnation {
         data.error = ErrorCode::NotLeaderOrFollower;
         return data;
     }
@@ -157,16 +152,33 @@ fn read_partition(
     data
 }
 
+/// Kafka: `updateFetchStateOrThrow` rejects a fetch from a stale broker incarnation: an older
+/// broker epoch than the registration this leader knows. The same for every partition of the
+/// request, so it is decided once per read.
+fn is_stale_incarnation(registry: &BrokerRegistry, request: &FetchRequest) -> bool {
+    registry
+        .brokers
+        .get(&request.follower)
+        .is_some_and(|r| request.broker_epoch < r.broker_epoch)
+}
+
 struct FetchHooks<'a> {
-    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    partitions: &'a HostedPartitions,
     registry: &'a BrokerRegistry,
     responses: Vec<(OpId, FetchResponse)>,
+    /// Set while `handle_fetch` parks a fetch that has just found nothing to return in any of
+    /// its partitions: Kafka's `tryCompleteElseWatch` tries it twice, within the same step, and
+    /// both tries would read those same partitions again to the same answer.
+    parking_after_empty_read: bool,
 }
 
 impl Hooks<DelayedFetch> for FetchHooks<'_> {
     /// Kafka: `DelayedFetch.tryComplete`: complete when a partition lost its leader or epoch,
     /// was truncated below the fetch offset, or has at least `replica.fetch.min.bytes` (1) new.
     fn try_complete(&mut self, _id: OpId, op: &mut DelayedFetch) -> bool {
+        if self.parking_after_empty_read {
+            return false;
+        }
         op.request
             .partitions
             .iter()
@@ -182,10 +194,11 @@ impl Hooks<DelayedFetch> for FetchHooks<'_> {
     /// not update the follower's state a second time.
     fn on_complete(&mut self, id: OpId, op: &mut DelayedFetch, _how: Completion) {
         let request = &op.request;
+        let stale_incarnation = is_stale_incarnation(self.registry, request);
         let partitions = request
             .partitions
             .iter()
-            .map(|part| read_partition(self.partitions, self.registry, request, part))
+            .map(|part| read_partition(self.partitions, stale_incarnation, part))
             .collect();
         let response = FetchResponse {
             follower: request.follower,
@@ -215,11 +228,13 @@ impl Broker {
         });
         let mut answer_now = request.max_wait_ms == 0;
         let mut read = Vec::with_capacity(request.partitions.len());
+        // Updating follower states below changes no registration.
+        let stale_incarnation = is_stale_incarnation(&self.registry, &request);
         for part in &request.partitions {
             // Kafka: `Partition.fetchRecords` reads the log (and the HW it will report) before
             // `updateFollowerFetchState`, so an immediate answer carries the HW as it was before
             // this very fetch moved it.
-            let data = read_partition(&self.partitions, &self.registry, &request, part);
+            let data = read_partition(&self.partitions, stale_incarnation, part);
             let usable = !data.error.is_error() && data.diverging.is_none();
             answer_now |= !usable || data.log_end_offset > part.fetch_offset;
             read.push(data);
@@ -256,6 +271,10 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            // Every partition was just read: led here at the fetch's epoch with nothing past its
+            // fetch offset (anything else is answered at once above), and updating follower
+            // states appends nothing and changes no leadership.
+            parking_after_empty_read: true,
         };
         let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
             op,
@@ -363,6 +382,7 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            parking_after_empty_read: false,
         };
         self.fetch_purgatory.check_and_complete(&key, &mut hooks);
         for (_, response) in hooks.responses {
@@ -377,6 +397,7 @@ impl Broker {
             partitions: &self.partitions,
             registry: &self.registry,
             responses: Vec::new(),
+            parking_after_empty_read: false,
         };
         self.fetch_purgatory.advance_clock(ctx.now_ms, &mut hooks);
         for (_, response) in hooks.responses {

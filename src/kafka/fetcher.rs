@@ -70,7 +70,7 @@ impl Broker {
             return;
         }
         let now = ctx.now_ms;
-        let mut partitions = Vec::new();
+        let mut partitions = Vec::with_capacity(fetcher.partitions.len());
         let mut next_ready: Option<u64> = None;
         for (&tp, fp) in &fetcher.partitions {
             if fp.delayed_until_ms > now {

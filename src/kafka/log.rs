@@ -124,8 +124,16 @@ impl Log {
             });
             at = end;
         }
-        let first = self.recent.partition_point(|b| b.end_offset() <= at);
-        for batch in self.recent.range(first..) {
+        // Followers read the newest few batches, so the search runs from the back: it costs as
+        // much as the copy that follows, however long the window.
+        let unread = self
+            .recent
+            .iter()
+            .rev()
+            .take_while(|b| b.end_offset() > at)
+            .count();
+        out.reserve_exact(unread);
+        for batch in self.recent.range(self.recent.len() - unread..) {
             let skip = at.saturating_sub(batch.base_offset);
             out.push(Batch {
                 base_offset: batch.base_offset + skip,

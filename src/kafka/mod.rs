@@ -5,6 +5,7 @@
 //! - `log`: log end offset, leader epoch cache, recent batches;
 //! - `replica`: what a leader knows of a follower (`ReplicaState`);
 //! - `partition`: high watermark, ISR (committed / pending), append, make-leader/follower;
+//! - `hosted`: the partitions a broker hosts, indexed by topic-partition;
 //! - `metadata`: partition records and broker registrations;
 //! - `controller`: fencing, elections, AlterPartition;
 //! - `produce`: `DelayedProduce` and `appendRecords`;
@@ -19,6 +20,7 @@ pub mod controller;
 pub mod errors;
 pub mod fetch;
 mod fetcher;
+pub mod hosted;
 pub mod log;
 pub mod metadata;
 pub mod partition;

@@ -2,13 +2,12 @@
 //! local log, `delayedProduceRequestRequired`, the deferred purgatory action) and
 //! `DelayedProduce` with its Case A/B/C `tryComplete`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::broker::{hw_rules, Broker, Ctx};
 use super::errors::ErrorCode;
-use super::partition::{LeaderHwChange, Partition};
+use super::hosted::HostedPartitions;
+use super::partition::LeaderHwChange;
 use super::requests::RequestIdx;
 use super::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
@@ -63,7 +62,7 @@ enum ProduceDone {
 }
 
 struct ProduceHooks<'a> {
-    partitions: &'a BTreeMap<TopicPartition, Partition>,
+    partitions: &'a HostedPartitions,
     min_insync_replicas: u32,
     done: Vec<ProduceDone>,
 }
@@ -115,10 +114,7 @@ impl Hooks<DelayedProduce> for ProduceHooks<'_> {
 }
 
 impl Broker {
-    fn produce_hooks<'a>(
-        partitions: &'a BTreeMap<TopicPartition, Partition>,
-        ctx: &Ctx,
-    ) -> ProduceHooks<'a> {
+    fn produce_hooks<'a>(partitions: &'a HostedPartitions, ctx: &Ctx) -> ProduceHooks<'a> {
         ProduceHooks {
             partitions,
             min_insync_replicas: ctx.config.min_insync_replicas,
@@ -497,7 +493,7 @@ impl Broker {
                 .any(|p| p.error.is_some_and(|e| e.is_error()))
             {
                 record.connection_closed = true;
-                let request_id = record.id.clone();
+                let request_id = record.id.to_string();
                 ctx.emit(cause, || Event::ConnectionClosed {
                     request: request_id,
                     broker,
@@ -519,7 +515,7 @@ impl Broker {
                     base_offset: p.base_offset,
                 })
                 .collect();
-            let request_id = record.id.clone();
+            let request_id = record.id.to_string();
             ctx.emit(cause, || Event::ProduceResponseSent {
                 request: request_id,
                 broker,
@@ -540,7 +536,7 @@ impl Broker {
         for request in requests {
             let record = ctx.requests.get_mut(request);
             record.connection_closed = true;
-            let request_id = record.id.clone();
+            let request_id = record.id.to_string();
             ctx.emit(cause, || Event::ConnectionClosed {
                 request: request_id,
                 broker,

@@ -27,7 +27,8 @@ pub struct PartitionAnswer {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProduceRecord {
-    pub id: String,
+    /// Shared with the result document, which reports every request by its id.
+    pub id: Rc<str>,
     pub broker: BrokerId,
     pub acks: i64,
     pub timeout_ms: u64,

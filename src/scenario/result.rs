@@ -1,6 +1,8 @@
 //! The result document the runner prints (scenario-format.md, "Result"). Field order here is the
 //! order in the JSON, so the output is byte-stable.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use crate::sim::action::BrokerId;
@@ -18,7 +20,8 @@ pub struct RunResult {
 /// One produce action's fate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResponseResult {
-    pub id: String,
+    /// Shared with the request log (millions of responses on a long run).
+    pub id: Rc<str>,
     pub received_ms: u64,
     /// `None` for acks=0, a request still waiting at the end, or one lost to a crashed broker.
     pub responded_ms: Option<u64>,
@@ -28,7 +31,8 @@ pub struct ResponseResult {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartitionResponseResult {
-    pub topic: String,
+    /// Shared with the cluster's topic list when the topic exists.
+    pub topic: Rc<str>,
     pub partition: i64,
     /// Kafka's error name; `None` when the request was never answered.
     pub error: Option<&'static str>,

@@ -1,5 +1,7 @@
 //! Applying the contract's actions (scenario-format.md, "Actions").
 
+use std::rc::Rc;
+
 use super::action::{Action, ProduceSpec, TimedAction};
 use super::queue::Scheduled;
 use super::Simulation;
@@ -73,7 +75,7 @@ impl Simulation {
             })
             .collect();
         let request = self.requests.push(ProduceRecord {
-            id: spec.id.clone(),
+            id: Rc::from(spec.id.as_str()),
             broker,
             acks: spec.acks,
             timeout_ms,

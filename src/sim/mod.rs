@@ -17,13 +17,13 @@ pub mod queue;
 mod report;
 pub mod view;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::rc::Rc;
 
 use crate::kafka::broker::{Broker, Ctx, Outgoing};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
+use crate::kafka::hosted::HostedPartitions;
 use crate::kafka::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use crate::kafka::partition::Partition;
 use crate::kafka::requests::RequestLog;
@@ -93,8 +93,7 @@ impl Simulation {
     ) -> Result<Self, SetupError> {
         validate_setup(&config, &topics)?;
         let n = config.brokers;
-        let mut hosted: Vec<BTreeMap<TopicPartition, Partition>> =
-            vec![BTreeMap::new(); n as usize];
+        let mut hosted: Vec<HostedPartitions> = vec![HostedPartitions::default(); n as usize];
         let mut records = Vec::new();
         for (t, topic) in topics.iter().enumerate() {
             for partition in 0..topic.partitions {
@@ -351,7 +350,11 @@ impl Simulation {
                     Scheduled::FetcherWake { follower, leader },
                 ),
             };
-            self.agenda.schedule(at_ms, what, cause);
+            if at_ms == self.now_ms + d {
+                self.agenda.schedule_delivery(at_ms, what, cause);
+            } else {
+                self.agenda.schedule(at_ms, what, cause);
+            }
         }
         self.outbox = outbox;
     }

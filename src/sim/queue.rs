@@ -2,7 +2,7 @@
 //! broken by the order things were scheduled (a sequence number), as the contract requires.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::rc::Rc;
 
 use crate::kafka::fetch::{FetchRequest, FetchResponse};
@@ -98,46 +98,95 @@ impl Ord for Entry {
     }
 }
 
+/// Two lanes merged by `(at_ms, seq)`, so items pop in exactly the order one heap would give.
+/// Fetches and their responses, most of the agenda's traffic, take one fixed network delay and
+/// are sent as the clock moves forward, so they arrive in the order they were sent: they wait in
+/// a FIFO at O(1) each. Everything else (timers, back-offs) waits in the heap.
 #[derive(Default)]
 pub struct Agenda {
     heap: BinaryHeap<Entry>,
+    in_order: VecDeque<Entry>,
     next_seq: u64,
 }
 
 impl Agenda {
     pub fn schedule(&mut self, at_ms: u64, what: Scheduled, cause: Option<EventId>) {
-        self.heap.push(Entry {
+        let entry = self.entry(at_ms, what, cause);
+        self.heap.push(entry);
+    }
+
+    /// Schedules a message that travels for the network delay. It joins the FIFO when it is due
+    /// no earlier than the FIFO's last item (always, for one fixed delay and a clock that only
+    /// moves forward); otherwise the heap keeps the order.
+    pub fn schedule_delivery(&mut self, at_ms: u64, what: Scheduled, cause: Option<EventId>) {
+        let entry = self.entry(at_ms, what, cause);
+        if self.in_order.back().is_none_or(|last| last.at_ms <= at_ms) {
+            self.in_order.push_back(entry);
+        } else {
+            self.heap.push(entry);
+        }
+    }
+
+    fn entry(&mut self, at_ms: u64, what: Scheduled, cause: Option<EventId>) -> Entry {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        Entry {
             at_ms,
-            seq: self.next_seq,
+            seq,
             what,
             cause,
-        });
-        self.next_seq += 1;
+        }
+    }
+
+    /// Whether the earliest item waits in the FIFO (`None` when both lanes are empty).
+    fn earliest_in_order(&self) -> Option<bool> {
+        match (self.in_order.front(), self.heap.peek()) {
+            // `Entry`'s order is reversed for the max-heap: greater is earlier.
+            (Some(fifo), Some(heap)) => Some(fifo > heap),
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (None, None) => None,
+        }
+    }
+
+    fn earliest(&self) -> Option<&Entry> {
+        if self.earliest_in_order()? {
+            self.in_order.front()
+        } else {
+            self.heap.peek()
+        }
     }
 
     pub fn next_at_ms(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.at_ms)
+        self.earliest().map(|e| e.at_ms)
     }
 
     /// The next item if it is due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(Scheduled, Option<EventId>)> {
-        if self.heap.peek()?.at_ms <= now_ms {
-            self.heap.pop().map(|e| (e.what, e.cause))
-        } else {
-            None
+        if self.earliest()?.at_ms > now_ms {
+            return None;
         }
+        let entry = if self.earliest_in_order()? {
+            self.in_order.pop_front()
+        } else {
+            self.heap.pop()
+        };
+        entry.map(|e| (e.what, e.cause))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.in_order.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.is_empty() && self.in_order.is_empty()
     }
 
-    /// Items in flight, in no particular order (for the page to draw messages travelling).
+    /// Items in flight, in the order they will be processed (for the page to draw messages
+    /// travelling).
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Scheduled)> {
-        self.heap.iter().map(|e| (e.at_ms, &e.what))
+        let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
+        all.sort_unstable_by(|a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
+        all.into_iter().map(|e| (e.at_ms, &e.what))
     }
 }

@@ -1,5 +1,7 @@
 //! Builds the result document (scenario-format.md, "Result") from the simulation's state.
 
+use std::rc::Rc;
+
 use super::Simulation;
 use crate::scenario::result::{
     PartitionResponseResult, PartitionResult, PurgatoryGauges, ReplicaResult, ResponseResult,
@@ -15,7 +17,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
             // Errors are reported once answered (or decided, for acks=0); never-answered ones are null.
             let answered = r.responded_ms.is_some() || r.acks == 0;
             ResponseResult {
-                id: r.id.clone(),
+                id: Rc::clone(&r.id),
                 received_ms: r.received_ms,
                 responded_ms: r.responded_ms,
                 connection_closed: r.connection_closed,
@@ -23,7 +25,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
                     .partitions
                     .iter()
                     .map(|p| PartitionResponseResult {
-                        topic: p.topic.to_string(),
+                        topic: Rc::clone(&p.topic),
                         partition: p.partition,
                         error: if answered {
                             p.error.map(|e| e.name())

@@ -43,7 +43,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
         .take(MAX_REQUESTS)
         .rev()
         .map(|r| RequestView {
-            id: r.id.clone(),
+            id: r.id.to_string(),
             broker: r.broker,
             acks: r.acks,
             timeout_ms: r.timeout_ms,
@@ -159,7 +159,7 @@ fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
                 request: batch
                     .origin
                     .filter(|&i| (i as usize) < requests.len())
-                    .map(|i| requests.get(i).id.clone()),
+                    .map(|i| requests.get(i).id.to_string()),
             })
             .collect(),
         batches_total,
@@ -191,7 +191,7 @@ fn gauges<O>(p: &Purgatory<TopicPartition, O>) -> PurgatoryGaugesView {
 fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
     let purgatory = &b.produce_purgatory;
     let requests = sim.requests();
-    let request_id = |op: &DelayedProduce| requests.get(op.request).id.clone();
+    let request_id = |op: &DelayedProduce| requests.get(op.request).id.to_string();
     let watch_lists = purgatory
         .watch_lists()
         .into_iter()
