@@ -200,7 +200,8 @@ impl Playground {
         let id = match &action.action {
             Action::Produce(p) => {
                 if !self.ids.insert(p.id.clone()) {
-                    return Err(err(format!("command.id: {:?} is already used", p.id)));
+                    let quoted = serde_json::to_string(&*p.id).expect("a string serializes");
+                    return Err(err(format!("command.id: {quoted} is already used")));
                 }
                 JsValue::from_str(&p.id)
             }

@@ -218,7 +218,7 @@ pub(crate) struct ActionLimits {
 /// A broker number of the cluster: `0 .. brokers`.
 pub(crate) fn broker(value: &Value, path: &Path, brokers: u32) -> Read<BrokerId> {
     let last = i128::from(brokers) - 1;
-    let what = format!("a broker number from 0 to {last}");
+    let what = format!("a broker number from 0 to {}", brokers.saturating_sub(1));
     match value
         .as_i64()
         .map(i128::from)

@@ -30,7 +30,8 @@ pub(crate) const ANY_I64: IntRange<'static> = IntRange::new(i64::MIN as i128, i6
 impl IntRange<'_> {
     /// "an integer from LO to HI", as a missing-field message names the expectation.
     pub(crate) fn describe_range(&self) -> String {
-        format!("an integer from {} to {}{}", self.lo, self.hi, self.note)
+        let (lo, hi) = (show(self.lo), show(self.hi));
+        format!("an integer from {lo} to {hi}{}", self.note)
     }
 
     fn describe(&self, for_a_non_integer: bool) -> String {
@@ -39,6 +40,16 @@ impl IntRange<'_> {
         } else {
             self.describe_range()
         }
+    }
+}
+
+/// A bound as text. Every bound is an i64 or a u64, and printing those rather than the i128
+/// keeps 128-bit formatting out of the wasm build.
+fn show(n: i128) -> String {
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => n.to_string(),
+        (_, Ok(n)) => n.to_string(),
+        _ => unreachable!("integer bounds fit i64 or u64"),
     }
 }
 
