@@ -168,8 +168,12 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
                 list
             }
             None => {
+                let list = ListId::try_from(self.lists.len())
+                    .ok()
+                    .filter(|&list| list != LEFT)
+                    .expect("fewer than u32::MAX watch lists");
                 self.lists.push(Some(watch_list));
-                (self.lists.len() - 1) as ListId
+                list
             }
         };
         self.by_key.insert(key.clone(), list);
