@@ -111,6 +111,9 @@ pub struct Broker {
     pub registry: BrokerRegistry,
     pub metrics: BrokerMetrics,
     next_fetch_session: u64,
+    /// The watch keys of the fetch being parked. Most fetches park, so one buffer refilled for
+    /// each saves a list allocation per fetch; the purgatory copies the keys it needs.
+    pub(super) fetch_watch_keys: Vec<TopicPartition>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -134,6 +137,7 @@ impl Broker {
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
+            fetch_watch_keys: Vec::new(),
         }
     }
 

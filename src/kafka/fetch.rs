@@ -264,7 +264,9 @@ impl Broker {
             return;
         }
         // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
-        let keys: Vec<TopicPartition> = request.partitions.iter().map(|p| p.tp).collect();
+        let keys = &mut self.fetch_watch_keys;
+        keys.clear();
+        keys.extend(request.partitions.iter().map(|p| p.tp));
         let (max_wait_ms, now_ms) = (request.max_wait_ms, ctx.now_ms);
         let op = DelayedFetch {
             request,
@@ -284,7 +286,7 @@ impl Broker {
         };
         let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
             op,
-            &keys,
+            &self.fetch_watch_keys,
             now_ms,
             max_wait_ms,
             &mut hooks,
