@@ -314,11 +314,12 @@ impl Broker {
         let Some(p) = self.partitions.get_mut(&tp) else {
             return;
         };
-        let Some(previous) = p.remote_replicas.get(&follower).map(|r| r.log_end_offset) else {
+        let Some((before, after)) =
+            p.update_follower_fetch_state(follower, fetch_offset, broker_epoch, ctx.now_ms)
+        else {
             return;
         };
-        p.update_follower_fetch_state(follower, fetch_offset, broker_epoch, ctx.now_ms);
-        let caught_up = p.remote_replicas[&follower].last_caught_up_time_ms;
+        let (previous, caught_up) = (before.log_end_offset, after.last_caught_up_time_ms);
         let (leader, name) = (self.id, ctx.tp_name(tp));
         let updated = ctx.emit(cause, || Event::FollowerStateUpdated {
             leader,
