@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchPartitionData, FetchRequest, FetchResponse, Fetcher};
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules};
@@ -114,6 +114,9 @@ pub struct Broker {
     /// The watch keys of the fetch being parked. Most fetches park, so one buffer refilled for
     /// each saves a list allocation per fetch; the purgatory copies the keys it needs.
     pub(super) fetch_watch_keys: Vec<TopicPartition>,
+    /// What the fetch being handled read. A fetch that parks drops its reads (all empty) and
+    /// leaves the buffer for the next fetch; one answered at once takes it as its response.
+    pub(super) fetch_reads: Vec<FetchPartitionData>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -138,6 +141,7 @@ impl Broker {
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
             fetch_watch_keys: Vec::new(),
+            fetch_reads: Vec::new(),
         }
     }
 

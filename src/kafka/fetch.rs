@@ -230,7 +230,8 @@ impl Broker {
             partitions: parts,
         });
         let mut answer_now = request.max_wait_ms == 0;
-        let mut read = Vec::with_capacity(request.partitions.len());
+        let mut read = std::mem::take(&mut self.fetch_reads);
+        read.reserve(request.partitions.len());
         // Updating follower states below changes no registration.
         let stale_incarnation = is_stale_incarnation(&self.registry, &request);
         for part in &request.partitions {
@@ -264,6 +265,8 @@ impl Broker {
             return;
         }
         // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
+        read.clear();
+        self.fetch_reads = read;
         let keys = &mut self.fetch_watch_keys;
         keys.clear();
         keys.extend(request.partitions.iter().map(|p| p.tp));
