@@ -111,9 +111,10 @@ pub struct Broker {
     pub registry: BrokerRegistry,
     pub metrics: BrokerMetrics,
     next_fetch_session: u64,
-    /// The watch keys of the fetch being parked. Most fetches park, so one buffer refilled for
-    /// each saves a list allocation per fetch; the purgatory copies the keys it needs.
-    pub(super) fetch_watch_keys: Vec<TopicPartition>,
+    /// The watch keys of the operation being added to a purgatory. Most produces and fetches
+    /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
+    /// copies the keys it needs.
+    pub(super) watch_keys: Vec<TopicPartition>,
     /// What the fetch being handled read. A fetch that parks drops its reads (all empty) and
     /// leaves the buffer for the next fetch; one answered at once takes it as its response.
     pub(super) fetch_reads: Vec<FetchPartitionData>,
@@ -140,7 +141,7 @@ impl Broker {
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
-            fetch_watch_keys: Vec::new(),
+            watch_keys: Vec::new(),
             fetch_reads: Vec::new(),
         }
     }

@@ -267,7 +267,7 @@ impl Broker {
         // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
         read.clear();
         self.fetch_reads = read;
-        let keys = &mut self.fetch_watch_keys;
+        let keys = &mut self.watch_keys;
         keys.clear();
         keys.extend(request.partitions.iter().map(|p| p.tp));
         let (max_wait_ms, now_ms) = (request.max_wait_ms, ctx.now_ms);
@@ -289,7 +289,7 @@ impl Broker {
         };
         let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
             op,
-            &self.fetch_watch_keys,
+            &self.watch_keys,
             now_ms,
             max_wait_ms,
             &mut hooks,

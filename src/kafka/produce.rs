@@ -311,7 +311,9 @@ impl Broker {
             s.acks_pending = true;
             s.error = ErrorCode::RequestTimedOut;
         }
-        let mut keys: Vec<TopicPartition> = statuses.iter().map(|s| s.tp).collect();
+        let keys = &mut self.watch_keys;
+        keys.clear();
+        keys.extend(statuses.iter().map(|s| s.tp));
         keys.sort();
         keys.dedup();
         let op = DelayedProduce {
@@ -336,7 +338,7 @@ impl Broker {
         let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
         let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
             op,
-            &keys,
+            &self.watch_keys,
             ctx.now_ms,
             call.timeout_ms,
             &mut hooks,
@@ -354,7 +356,7 @@ impl Broker {
         if watched != Watched::CompletedOnFirstTry {
             let estimated = self.produce_purgatory.estimated_total_operations();
             let names = if ctx.trace.enabled() {
-                keys.iter().map(|&k| ctx.tp_name(k)).collect()
+                self.watch_keys.iter().map(|&k| ctx.tp_name(k)).collect()
             } else {
                 Vec::new()
             };
