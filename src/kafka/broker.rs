@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchPartitionData, FetchRequest, FetchResponse, Fetcher};
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules};
@@ -111,6 +111,13 @@ pub struct Broker {
     pub registry: BrokerRegistry,
     pub metrics: BrokerMetrics,
     next_fetch_session: u64,
+    /// The watch keys of the operation being added to a purgatory. Most produces and fetches
+    /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
+    /// copies the keys it needs.
+    pub(super) watch_keys: Vec<TopicPartition>,
+    /// What the fetch being handled read. A fetch that parks drops its reads (all empty) and
+    /// leaves the buffer for the next fetch; one answered at once takes it as its response.
+    pub(super) fetch_reads: Vec<FetchPartitionData>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -134,6 +141,8 @@ impl Broker {
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
+            watch_keys: Vec::new(),
+            fetch_reads: Vec::new(),
         }
     }
 

@@ -162,17 +162,20 @@ fn is_stale_incarnation(registry: &BrokerRegistry, request: &FetchRequest) -> bo
         .is_some_and(|r| request.broker_epoch < r.broker_epoch)
 }
 
-struct FetchHooks<'a> {
+struct FetchHooks<'a, 'c> {
     partitions: &'a HostedPartitions,
     registry: &'a BrokerRegistry,
-    responses: Vec<(OpId, FetchResponse)>,
+    /// A completed fetch is answered from `on_complete` itself (Kafka: `DelayedFetch.onComplete`
+    /// calls the response callback), naming `cause` as the event that woke it.
+    ctx: &'a mut Ctx<'c>,
+    cause: Option<EventId>,
     /// Set while `handle_fetch` parks a fetch that has just found nothing to return in any of
     /// its partitions: Kafka's `tryCompleteElseWatch` tries it twice, within the same step, and
     /// both tries would read those same partitions again to the same answer.
     parking_after_empty_read: bool,
 }
 
-impl Hooks<DelayedFetch> for FetchHooks<'_> {
+impl Hooks<DelayedFetch> for FetchHooks<'_, '_> {
     /// Kafka: `DelayedFetch.tryComplete`: complete when a partition lost its leader or epoch,
     /// was truncated below the fetch offset, or has at least `replica.fetch.min.bytes` (1) new.
     fn try_complete(&mut self, _id: OpId, op: &mut DelayedFetch) -> bool {
@@ -192,7 +195,7 @@ impl Hooks<DelayedFetch> for FetchHooks<'_> {
 
     /// Kafka: `DelayedFetch.onComplete` reads the logs again (`readFromPurgatory`), which does
     /// not update the follower's state a second time.
-    fn on_complete(&mut self, id: OpId, op: &mut DelayedFetch, _how: Completion) {
+    fn on_complete(&mut self, _id: OpId, op: &mut DelayedFetch, _how: Completion) {
         let request = &op.request;
         let stale_incarnation = is_stale_incarnation(self.registry, request);
         let partitions = request
@@ -206,7 +209,7 @@ impl Hooks<DelayedFetch> for FetchHooks<'_> {
             session: request.session,
             partitions,
         };
-        self.responses.push((id, response));
+        send_fetch_response(response, self.cause, self.ctx);
     }
 
     fn on_expiration(&mut self, _id: OpId, _op: &mut DelayedFetch) {}
@@ -227,7 +230,8 @@ impl Broker {
             partitions: parts,
         });
         let mut answer_now = request.max_wait_ms == 0;
-        let mut read = Vec::with_capacity(request.partitions.len());
+        let mut read = std::mem::take(&mut self.fetch_reads);
+        read.reserve(request.partitions.len());
         // Updating follower states below changes no registration.
         let stale_incarnation = is_stale_incarnation(&self.registry, &request);
         for part in &request.partitions {
@@ -257,20 +261,27 @@ impl Broker {
                 session: request.session,
                 partitions,
             };
-            self.send_fetch_response(response, received, ctx);
+            send_fetch_response(response, received, ctx);
             return;
         }
         // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
-        let keys: Vec<TopicPartition> = request.partitions.iter().map(|p| p.tp).collect();
-        let max_wait_ms = request.max_wait_ms;
+        read.clear();
+        self.fetch_reads = read;
+        let keys = &mut self.watch_keys;
+        keys.clear();
+        keys.extend(request.partitions.iter().map(|p| p.tp));
+        let (max_wait_ms, now_ms) = (request.max_wait_ms, ctx.now_ms);
         let op = DelayedFetch {
             request,
-            created_ms: ctx.now_ms,
+            created_ms: now_ms,
         };
+        // Neither try completes it, and its timer (max_wait_ms > 0 here) cannot fire before
+        // time moves: parking answers nothing.
         let mut hooks = FetchHooks {
             partitions: &self.partitions,
             registry: &self.registry,
-            responses: Vec::new(),
+            ctx,
+            cause: received,
             // Every partition was just read: led here at the fetch's epoch with nothing past its
             // fetch offset (anything else is answered at once above), and updating follower
             // states appends nothing and changes no leadership.
@@ -278,21 +289,17 @@ impl Broker {
         };
         let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
             op,
-            &keys,
-            ctx.now_ms,
+            &self.watch_keys,
+            now_ms,
             max_wait_ms,
             &mut hooks,
         );
-        let responses = hooks.responses;
         ctx.emit(received, || Event::FetchParked {
             leader,
             follower,
             op: op_id,
             max_wait_ms,
         });
-        for (_, response) in responses {
-            self.send_fetch_response(response, received, ctx);
-        }
     }
 
     /// Kafka: `Partition.updateFollowerFetchState`: record the fetch offset, maybe expand the
@@ -310,11 +317,12 @@ impl Broker {
         let Some(p) = self.partitions.get_mut(&tp) else {
             return;
         };
-        let Some(previous) = p.remote_replicas.get(&follower).map(|r| r.log_end_offset) else {
+        let Some((before, after)) =
+            p.update_follower_fetch_state(follower, fetch_offset, broker_epoch, ctx.now_ms)
+        else {
             return;
         };
-        p.update_follower_fetch_state(follower, fetch_offset, broker_epoch, ctx.now_ms);
-        let caught_up = p.remote_replicas[&follower].last_caught_up_time_ms;
+        let (previous, caught_up) = (before.log_end_offset, after.last_caught_up_time_ms);
         let (leader, name) = (self.id, ctx.tp_name(tp));
         let updated = ctx.emit(cause, || Event::FollowerStateUpdated {
             leader,
@@ -349,25 +357,6 @@ impl Broker {
         }
     }
 
-    fn send_fetch_response(
-        &mut self,
-        response: FetchResponse,
-        cause: Option<EventId>,
-        ctx: &mut Ctx,
-    ) {
-        if ctx.trace.enabled() {
-            let (leader, follower) = (response.leader, response.follower);
-            let partitions = fetch_data_parts(&response, ctx);
-            let id = ctx.emit(cause, || Event::FetchResponseSent {
-                leader,
-                follower,
-                partitions,
-            });
-            return ctx.send(Outgoing::FetchResponse(response), id);
-        }
-        ctx.send(Outgoing::FetchResponse(response), cause);
-    }
-
     /// Kafka: `checkAndComplete` on the Fetch purgatory for one key.
     pub fn check_and_complete_fetch(
         &mut self,
@@ -381,29 +370,41 @@ impl Broker {
         let mut hooks = FetchHooks {
             partitions: &self.partitions,
             registry: &self.registry,
-            responses: Vec::new(),
+            ctx,
+            cause,
             parking_after_empty_read: false,
         };
         self.fetch_purgatory.check_and_complete(&key, &mut hooks);
-        for (_, response) in hooks.responses {
-            self.send_fetch_response(response, cause, ctx);
-        }
     }
 
     /// The fetch purgatory's reaper step: parked fetches whose `max_wait_ms` ran out are answered
     /// with whatever is there (usually nothing).
     pub fn fetch_reaper_step(&mut self, ctx: &mut Ctx) {
+        let now_ms = ctx.now_ms;
         let mut hooks = FetchHooks {
             partitions: &self.partitions,
             registry: &self.registry,
-            responses: Vec::new(),
+            ctx,
+            cause: None,
             parking_after_empty_read: false,
         };
-        self.fetch_purgatory.advance_clock(ctx.now_ms, &mut hooks);
-        for (_, response) in hooks.responses {
-            self.send_fetch_response(response, None, ctx);
-        }
+        self.fetch_purgatory.advance_clock(now_ms, &mut hooks);
     }
+}
+
+/// Answers a follower's fetch (traced as `FetchResponseSent`).
+fn send_fetch_response(response: FetchResponse, cause: Option<EventId>, ctx: &mut Ctx) {
+    if ctx.trace.enabled() {
+        let (leader, follower) = (response.leader, response.follower);
+        let partitions = fetch_data_parts(&response, ctx);
+        let id = ctx.emit(cause, || Event::FetchResponseSent {
+            leader,
+            follower,
+            partitions,
+        });
+        return ctx.send(Outgoing::FetchResponse(response), id);
+    }
+    ctx.send(Outgoing::FetchResponse(response), cause);
 }
 
 pub(super) fn fetch_parts(request: &FetchRequest, ctx: &Ctx) -> Vec<FetchPart> {

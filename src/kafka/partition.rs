@@ -279,19 +279,20 @@ impl Partition {
 
     /// Kafka: `Partition.updateFollowerFetchState` after `Replica.updateFetchStateOrThrow`:
     /// record the fetch, then `maybeExpandIsr`, then (if the follower's log end offset moved)
-    /// `maybeIncrementLeaderHW`. Returns the follower's previous log end offset.
+    /// `maybeIncrementLeaderHW`. Returns the follower's state before and after the fetch, or
+    /// `None` when it holds no replica of this partition.
     pub fn update_follower_fetch_state(
         &mut self,
         follower: BrokerId,
         fetch_offset: u64,
         broker_epoch: u64,
         now_ms: u64,
-    ) -> Option<u64> {
+    ) -> Option<(ReplicaState, ReplicaState)> {
         let leader_end = self.log_end_offset();
         let state = self.remote_replicas.get_mut(&follower)?;
-        let previous = state.log_end_offset;
-        *state = state.after_fetch(fetch_offset, now_ms, leader_end, broker_epoch);
-        previous
+        let before = *state;
+        *state = before.after_fetch(fetch_offset, now_ms, leader_end, broker_epoch);
+        Some((before, *state))
     }
 
     /// Kafka: `Partition.maybeExpandIsr` / `isFollowerInSync` / `prepareIsrExpand`.

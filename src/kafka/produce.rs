@@ -5,10 +5,11 @@
 use serde::Serialize;
 
 use super::broker::{hw_rules, Broker, Ctx};
+use super::config::Config;
 use super::errors::ErrorCode;
 use super::hosted::HostedPartitions;
 use super::partition::LeaderHwChange;
-use super::requests::RequestIdx;
+use super::requests::{RequestIdx, RequestLog};
 use super::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
 use crate::trace::{Event, EventId, PartitionOutcome, ProduceStatusPart};
@@ -52,7 +53,6 @@ enum ProduceDone {
         op: OpId,
         request: RequestIdx,
         how: Completion,
-        statuses: Vec<ProducePartitionStatus>,
     },
     Expired {
         op: OpId,
@@ -63,6 +63,8 @@ enum ProduceDone {
 
 struct ProduceHooks<'a> {
     partitions: &'a HostedPartitions,
+    /// Where a completed request's partition statuses are written.
+    requests: &'a mut RequestLog,
     min_insync_replicas: u32,
     done: Vec<ProduceDone>,
 }
@@ -89,12 +91,14 @@ impl Hooks<DelayedProduce> for ProduceHooks<'_> {
         op.partitions.iter().all(|s| !s.acks_pending)
     }
 
+    /// Kafka: `DelayedProduce.onComplete` fixes each partition's status in the response; the
+    /// response itself is sent once the purgatory call returns.
     fn on_complete(&mut self, op: OpId, delayed: &mut DelayedProduce, how: Completion) {
+        record_statuses(self.requests, delayed.request, &delayed.partitions);
         self.done.push(ProduceDone::Completed {
             op,
             request: delayed.request,
             how,
-            statuses: delayed.partitions.clone(),
         });
     }
 
@@ -114,10 +118,15 @@ impl Hooks<DelayedProduce> for ProduceHooks<'_> {
 }
 
 impl Broker {
-    fn produce_hooks<'a>(partitions: &'a HostedPartitions, ctx: &Ctx) -> ProduceHooks<'a> {
+    fn produce_hooks<'a>(
+        partitions: &'a HostedPartitions,
+        requests: &'a mut RequestLog,
+        config: &Config,
+    ) -> ProduceHooks<'a> {
         ProduceHooks {
             partitions,
-            min_insync_replicas: ctx.config.min_insync_replicas,
+            requests,
+            min_insync_replicas: config.min_insync_replicas,
             done: Vec::new(),
         }
     }
@@ -142,7 +151,8 @@ impl Broker {
                     )
                 })
                 .collect::<Vec<_>>();
-            self.send_produce_response(call.request, &statuses, cause, ctx);
+            record_statuses(ctx.requests, call.request, &statuses);
+            self.send_produce_response(call.request, cause, ctx);
             return;
         }
         let mut statuses = Vec::with_capacity(call.partitions.len());
@@ -168,7 +178,8 @@ impl Broker {
                 broker,
                 acks: call.acks,
             });
-            self.send_produce_response(call.request, &statuses, id, ctx);
+            record_statuses(ctx.requests, call.request, &statuses);
+            self.send_produce_response(call.request, id, ctx);
         }
         // Kafka: `addCompletePurgatoryAction`, drained by `tryCompleteActions` after the request
         // handler: INCREASED wakes produce and fetch waiters, SAME wakes only fetches.
@@ -300,7 +311,9 @@ impl Broker {
             s.acks_pending = true;
             s.error = ErrorCode::RequestTimedOut;
         }
-        let mut keys: Vec<TopicPartition> = statuses.iter().map(|s| s.tp).collect();
+        let keys = &mut self.watch_keys;
+        keys.clear();
+        keys.extend(statuses.iter().map(|s| s.tp));
         keys.sort();
         keys.dedup();
         let op = DelayedProduce {
@@ -322,10 +335,10 @@ impl Broker {
         } else {
             Vec::new()
         };
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
         let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
             op,
-            &keys,
+            &self.watch_keys,
             ctx.now_ms,
             call.timeout_ms,
             &mut hooks,
@@ -343,7 +356,7 @@ impl Broker {
         if watched != Watched::CompletedOnFirstTry {
             let estimated = self.produce_purgatory.estimated_total_operations();
             let names = if ctx.trace.enabled() {
-                keys.iter().map(|&k| ctx.tp_name(k)).collect()
+                self.watch_keys.iter().map(|&k| ctx.tp_name(k)).collect()
             } else {
                 Vec::new()
             };
@@ -383,7 +396,7 @@ impl Broker {
         if before == 0 {
             return;
         }
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
         let completed = self.produce_purgatory.check_and_complete(&key, &mut hooks);
         let done = hooks.done;
         let (broker, name, still_watched) = (
@@ -404,7 +417,7 @@ impl Broker {
     /// The produce purgatory's reaper step: expiries, then a purge if due.
     pub fn produce_reaper_step(&mut self, ctx: &mut Ctx) {
         let estimated_before = self.produce_purgatory.estimated_total_operations();
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx);
+        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
         let purged = self.produce_purgatory.advance_clock(ctx.now_ms, &mut hooks);
         let done = hooks.done;
         self.finish_produce_ops(done, None, ctx);
@@ -431,12 +444,7 @@ impl Broker {
         let mut completed_event = cause;
         for item in done {
             match item {
-                ProduceDone::Completed {
-                    op,
-                    request,
-                    how,
-                    statuses,
-                } => {
+                ProduceDone::Completed { op, request, how } => {
                     let request_id = ctx.request_id(request);
                     completed_event = ctx.emit(cause, || Event::OperationCompleted {
                         broker,
@@ -445,7 +453,7 @@ impl Broker {
                         request: Some(request_id),
                         how,
                     });
-                    self.send_produce_response(request, &statuses, completed_event, ctx);
+                    self.send_produce_response(request, completed_event, ctx);
                 }
                 ProduceDone::Expired {
                     op,
@@ -472,19 +480,11 @@ impl Broker {
     }
 
     /// Kafka: `KafkaApis.sendResponseCallback`: a response for acks 1 and -1; for acks 0 none,
-    /// and a closed connection if any partition failed.
-    fn send_produce_response(
-        &self,
-        request: RequestIdx,
-        statuses: &[ProducePartitionStatus],
-        cause: Option<EventId>,
-        ctx: &mut Ctx,
-    ) {
+    /// and a closed connection if any partition failed. The partition statuses are already in
+    /// the request's record ([`record_statuses`]).
+    fn send_produce_response(&self, request: RequestIdx, cause: Option<EventId>, ctx: &mut Ctx) {
         let now = ctx.now_ms;
         let record = ctx.requests.get_mut(request);
-        for s in statuses {
-            record.partitions[s.slot].error = Some(s.error);
-        }
         let broker = self.id;
         if record.acks == 0 {
             if record
@@ -543,5 +543,17 @@ impl Broker {
                 reason: "the broker crashed before answering".into(),
             });
         }
+    }
+}
+
+/// Writes each partition's status into the request's record, where its response reads it.
+fn record_statuses(
+    requests: &mut RequestLog,
+    request: RequestIdx,
+    statuses: &[ProducePartitionStatus],
+) {
+    let record = requests.get_mut(request);
+    for s in statuses {
+        record.partitions[s.slot].error = Some(s.error);
     }
 }

@@ -299,7 +299,7 @@ impl Simulation {
             self.flush_outbox();
         }
         while let Some((item, cause)) = self.agenda.pop_due(at_ms) {
-            let touched = item.broker();
+            let touched = item.purgatory_broker();
             self.dispatch(item, cause);
             self.flush_outbox();
             if let Some(b) = touched {

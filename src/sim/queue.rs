@@ -55,19 +55,21 @@ pub enum Scheduled {
 }
 
 impl Scheduled {
-    /// The broker whose state this touches (the controller's own events touch none).
-    pub fn broker(&self) -> Option<BrokerId> {
+    /// The broker whose purgatories this may change, so its reaper wake is refreshed after it.
+    /// A fetch response, a fetcher wake or a failed fetch only drives a follower's fetcher,
+    /// which never touches a purgatory (and the controller's own events touch no broker).
+    pub fn purgatory_broker(&self) -> Option<BrokerId> {
         match self {
             Scheduled::FetchArrives(r) => Some(r.leader),
-            Scheduled::FetchResponseArrives(r) => Some(r.follower),
-            Scheduled::FetchFailed { follower, .. } | Scheduled::FetcherWake { follower, .. } => {
-                Some(*follower)
-            }
             Scheduled::AlterPartitionDone { leader, .. } => Some(*leader),
             Scheduled::ReaperWake { broker }
             | Scheduled::IsrExpiration { broker }
             | Scheduled::MetadataArrives { broker, .. } => Some(*broker),
-            Scheduled::SessionExpiry { .. } | Scheduled::RegistrationArrives { .. } => None,
+            Scheduled::FetchResponseArrives(_)
+            | Scheduled::FetchFailed { .. }
+            | Scheduled::FetcherWake { .. }
+            | Scheduled::SessionExpiry { .. }
+            | Scheduled::RegistrationArrives { .. } => None,
         }
     }
 }
