@@ -18,6 +18,11 @@ use super::OpId;
 /// compacted after a purge.
 const COMPACTION_SLACK: usize = 16;
 
+/// How many dropped lists' storage is kept for reuse, and the largest kept (a list that once held
+/// a burst gives its memory back).
+const MAX_SPARE: usize = 64;
+const MAX_SPARE_CAPACITY: usize = 1024;
+
 struct WatchList<K> {
     key: K,
     /// Ids in the order they were watched, tombstones included.
@@ -43,6 +48,9 @@ pub(super) struct Watchers<K> {
     /// Numbers the purges, and the lists the current one left tombstones in.
     purge_epoch: u64,
     purged_lists: Vec<ListId>,
+    /// Storage of dropped lists, reused by new ones: a key's list empties and comes back every
+    /// time one operation waits on it alone (each produce to an idle partition).
+    spare: Vec<VecDeque<OpId>>,
 }
 
 impl<K: Ord + Hash + Clone> Watchers<K> {
@@ -54,6 +62,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             total_live: 0,
             purge_epoch: 1,
             purged_lists: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -108,9 +117,13 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         if self.list(list).live > 0 {
             return false;
         }
-        let watch_list = self.lists[list as usize].take().expect("a live list");
+        let mut watch_list = self.lists[list as usize].take().expect("a live list");
         self.by_key.remove(&watch_list.key);
         self.free.push(list);
+        if self.spare.len() < MAX_SPARE && watch_list.entries.capacity() <= MAX_SPARE_CAPACITY {
+            watch_list.entries.clear();
+            self.spare.push(watch_list.entries);
+        }
         true
     }
 
@@ -158,7 +171,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     fn create(&mut self, key: &K) -> ListId {
         let watch_list = WatchList {
             key: key.clone(),
-            entries: VecDeque::new(),
+            entries: self.spare.pop().unwrap_or_default(),
             live: 0,
             purge_mark: 0,
         };
