@@ -56,10 +56,6 @@ impl HostedPartitions {
         slot.as_mut().map(|(_, p)| p)
     }
 
-    pub fn contains_key(&self, tp: &TopicPartition) -> bool {
-        self.get(tp).is_some()
-    }
-
     /// In topic-partition order, as a `BTreeMap` iterates.
     pub fn iter(&self) -> Iter<'_> {
         self.by_topic
@@ -78,24 +74,12 @@ impl HostedPartitions {
             .map(|(tp, p)| (&*tp, p))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &TopicPartition> {
-        self.iter().map(|(tp, _)| tp)
-    }
-
     pub fn values(&self) -> impl Iterator<Item = &Partition> {
         self.iter().map(|(_, p)| p)
     }
 
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Partition> {
         self.iter_mut().map(|(_, p)| p)
-    }
-
-    pub fn len(&self) -> usize {
-        self.iter().count()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.iter().next().is_none()
     }
 }
 
@@ -125,16 +109,6 @@ impl<'a> IntoIterator for &'a mut HostedPartitions {
     }
 }
 
-impl FromIterator<(TopicPartition, Partition)> for HostedPartitions {
-    fn from_iter<I: IntoIterator<Item = (TopicPartition, Partition)>>(items: I) -> Self {
-        let mut hosted = HostedPartitions::default();
-        for (tp, p) in items {
-            hosted.insert(tp, p);
-        }
-        hosted
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,14 +121,14 @@ mod tests {
     #[test]
     fn iterates_in_topic_partition_order_and_skips_gaps() {
         let keys = [tp(1, 2), tp(0, 3), tp(1, 0), tp(0, 0)];
-        let hosted: HostedPartitions = keys
-            .iter()
-            .map(|&k| (k, Partition::initial(k, BrokerId(0), vec![BrokerId(0)])))
-            .collect();
+        let mut hosted = HostedPartitions::default();
+        for k in keys {
+            hosted.insert(k, Partition::initial(k, BrokerId(0), vec![BrokerId(0)]));
+        }
         let mut sorted = keys.to_vec();
         sorted.sort();
-        assert_eq!(hosted.keys().copied().collect::<Vec<_>>(), sorted);
-        assert_eq!(hosted.len(), 4);
+        let order: Vec<TopicPartition> = hosted.iter().map(|(&k, _)| k).collect();
+        assert_eq!(order, sorted, "every hosted partition once, in order");
         assert!(hosted.get(&tp(0, 1)).is_none() && hosted.get(&tp(2, 0)).is_none());
         assert_eq!(hosted[&tp(1, 2)].tp, tp(1, 2));
     }

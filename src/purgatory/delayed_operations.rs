@@ -317,7 +317,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
                 removed += 1;
                 self.watchers.purge_unwatch(list);
             });
-            held.watch_count = 0;
             self.held.release(id);
         }
         self.garbage = garbage;
