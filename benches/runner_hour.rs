@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
 use purgatory_playground::kafka::config::{Config, TopicSpec};
-use purgatory_playground::sim::action::{Action, ProduceSpec, RecordBatchSpec, TimedAction};
+use purgatory_playground::sim::action::{Action, ProduceSpec, TimedAction};
 use purgatory_playground::sim::Simulation;
 
 const SEED: u64 = 42;
@@ -74,17 +74,13 @@ fn run(seconds: u64) -> Counts {
 fn produce(n: u64, at_ms: u64) -> TimedAction {
     TimedAction {
         at_ms,
-        action: Action::Produce(ProduceSpec {
-            id: format!("p{n}"),
-            acks: -1,
-            records: vec![RecordBatchSpec {
-                topic: TOPIC.to_string(),
-                partition: (n % u64::from(PARTITIONS)) as i64,
-                count: RECORDS_PER_REQUEST,
-            }],
-            timeout_ms: None,
-            broker: None,
-        }),
+        action: Action::Produce(ProduceSpec::one_partition(
+            format!("p{n}"),
+            -1,
+            TOPIC,
+            (n % u64::from(PARTITIONS)) as i64,
+            RECORDS_PER_REQUEST,
+        )),
     }
 }
 

@@ -6,9 +6,7 @@
 
 use js_sys::{Array, Reflect};
 use purgatory_playground::kafka::config::{Config, TopicSpec};
-use purgatory_playground::sim::action::{
-    Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction,
-};
+use purgatory_playground::sim::action::{Action, BrokerId, ProduceSpec, TimedAction};
 use purgatory_playground::sim::{view, Simulation};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -36,15 +34,8 @@ fn waiting_sim(requests: usize) -> Simulation {
         sim.schedule_action(TimedAction {
             at_ms: 600,
             action: Action::Produce(ProduceSpec {
-                id: format!("p{i}"),
-                acks: -1,
-                records: vec![RecordBatchSpec {
-                    topic: "t".into(),
-                    partition: 0,
-                    count: 1,
-                }],
                 timeout_ms: Some(30_000),
-                broker: None,
+                ..ProduceSpec::one_partition(format!("p{i}"), -1, "t", 0, 1)
             }),
         });
     }

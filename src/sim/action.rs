@@ -30,6 +30,30 @@ pub struct ProduceSpec {
     pub broker: Option<BrokerId>,
 }
 
+impl ProduceSpec {
+    /// A request for `count` records to one partition, with the config's timeout, sent to the
+    /// partition's leader.
+    pub fn one_partition(
+        id: impl Into<String>,
+        acks: i64,
+        topic: &str,
+        partition: i64,
+        count: u32,
+    ) -> Self {
+        ProduceSpec {
+            id: id.into(),
+            acks,
+            records: vec![RecordBatchSpec {
+                topic: topic.to_string(),
+                partition,
+                count,
+            }],
+            timeout_ms: None,
+            broker: None,
+        }
+    }
+}
+
 /// The contract's actions (scenario-format.md, "Actions").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "snake_case")]

@@ -399,7 +399,7 @@ mod tests {
     use super::*;
     use crate::kafka::config::{Config, TopicSpec};
     use crate::kafka::BrokerId;
-    use crate::sim::action::{Action, ProduceSpec, RecordBatchSpec, TimedAction};
+    use crate::sim::action::{Action, ProduceSpec, TimedAction};
 
     fn sim() -> Simulation {
         let topics = vec![TopicSpec {
@@ -414,15 +414,8 @@ mod tests {
         TimedAction {
             at_ms,
             action: Action::Produce(ProduceSpec {
-                id: id.into(),
-                acks: -1,
-                records: vec![RecordBatchSpec {
-                    topic: "t".into(),
-                    partition: 0,
-                    count: 1,
-                }],
                 timeout_ms: Some(30_000),
-                broker: None,
+                ..ProduceSpec::one_partition(id, -1, "t", 0, 1)
             }),
         }
     }
