@@ -68,6 +68,8 @@ impl SplitMix64 {
     }
 }
 
+const NO_COMPLETION: u32 = u32::MAX;
+
 /// The arrival and completion schedule, generated up front and replayed by both stores.
 struct Schedule {
     /// Arrival millisecond of request i (non-decreasing).
@@ -78,6 +80,9 @@ struct Schedule {
     /// `completions[completion_start[t]..completion_start[t + 1]]`.
     completion_start: Vec<u32>,
     completions: Vec<u32>,
+    /// Where request i sits in `completions` (`NO_COMPLETION` if it times out first): the
+    /// completion queue's entry that the request's arrival fills in with the store's handle.
+    completion_position: Vec<u32>,
     end_ms: u64,
     rate_per_ms: f64,
 }
@@ -120,9 +125,11 @@ fn schedule(requests: usize) -> Schedule {
     }
     let mut fill = completion_start.clone();
     let mut completions = vec![0u32; *completion_start.last().unwrap() as usize];
+    let mut completion_position = vec![NO_COMPLETION; requests];
     for i in (0..requests).filter(|&i| completes(i)) {
         let at = &mut fill[completes_at_ms[i] as usize];
         completions[*at as usize] = i as u32;
+        completion_position[i] = *at;
         *at += 1;
     }
     Schedule {
@@ -130,6 +137,7 @@ fn schedule(requests: usize) -> Schedule {
         completes_at_ms,
         completion_start,
         completions,
+        completion_position,
         end_ms,
         rate_per_ms,
     }
@@ -156,28 +164,36 @@ struct Outcome {
 
 /// A delayed-operation store driven in simulated milliseconds.
 trait Store {
-    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64);
-    fn complete(&mut self, request: u32, now_ms: u64);
+    /// What the completion queue keeps to complete a request later (Kafka's queue holds the
+    /// operation itself).
+    type Handle: Copy;
+    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) -> Self::Handle;
+    fn complete(&mut self, handle: Self::Handle, now_ms: u64);
     fn advance_clock(&mut self, now_ms: u64);
     fn outcome(&self) -> (u64, u64);
 }
 
 /// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
-/// complete the requests whose completion falls in it (Kafka's completion queue).
-fn replay(s: &Schedule, store: &mut impl Store) -> Outcome {
+/// complete the requests whose completion falls in it (Kafka's completion queue, whose entries
+/// each arrival fills in with the handle the store gave it).
+fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
     let mut out = Outcome::default();
+    let mut queue: Vec<Option<S::Handle>> = vec![None; s.completions.len()];
     let mut next = 0usize;
     let last_arrival_ms = u64::from(*s.arrive_ms.last().unwrap());
     for t in 0..=s.end_ms {
         store.advance_clock(t);
         while next < s.arrive_ms.len() && u64::from(s.arrive_ms[next]) == t {
-            store.arrive(next as u32, u64::from(s.completes_at_ms[next]), t);
+            let handle = store.arrive(next as u32, u64::from(s.completes_at_ms[next]), t);
+            if let Some(entry) = queue.get_mut(s.completion_position[next] as usize) {
+                *entry = Some(handle);
+            }
             next += 1;
         }
         let range =
             s.completion_start[t as usize] as usize..s.completion_start[t as usize + 1] as usize;
-        for &request in &s.completions[range] {
-            store.complete(request, t);
+        for handle in queue[range].iter().flatten() {
+            store.complete(*handle, t);
         }
         if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
             let (completed, expired) = store.outcome();
@@ -222,8 +238,6 @@ struct CratePurgatory {
     purgatory: Purgatory<u32, FakeOperation>,
     hooks: Counting,
     keys: Vec<u32>,
-    /// Request number to operation id: what Kafka's completion queue holds a reference to.
-    ids: Vec<OpId>,
 }
 
 impl CratePurgatory {
@@ -243,13 +257,15 @@ impl CratePurgatory {
             purgatory: Purgatory::new("bench", purge_interval, 0),
             hooks: Counting::default(),
             keys: watch_keys(),
-            ids: Vec::new(),
         }
     }
 }
 
 impl Store for CratePurgatory {
-    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) {
+    /// What Kafka's completion queue holds a reference to.
+    type Handle = OpId;
+
+    fn arrive(&mut self, _request: u32, completes_at_ms: u64, now_ms: u64) -> OpId {
         self.hooks.now_ms = now_ms;
         let op = FakeOperation { completes_at_ms };
         let (id, _) = self.purgatory.try_complete_else_watch(
@@ -259,13 +275,11 @@ impl Store for CratePurgatory {
             TIMEOUT_MS,
             &mut self.hooks,
         );
-        debug_assert_eq!(self.ids.len(), request as usize);
-        self.ids.push(id);
+        id
     }
 
-    fn complete(&mut self, request: u32, now_ms: u64) {
+    fn complete(&mut self, id: OpId, now_ms: u64) {
         self.hooks.now_ms = now_ms;
-        let id = self.ids[request as usize];
         self.purgatory.force_complete(id, &mut self.hooks);
     }
 
@@ -299,14 +313,18 @@ struct HeapAndMap {
 }
 
 impl Store for HeapAndMap {
-    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) {
+    /// The map's key.
+    type Handle = u32;
+
+    fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) -> u32 {
         if completes_at_ms <= now_ms {
             self.completed += 1;
-            return;
+            return request;
         }
         self.waiting
             .insert(request, FakeOperation { completes_at_ms });
         self.deadlines.push(Reverse((now_ms + TIMEOUT_MS, request)));
+        request
     }
 
     fn complete(&mut self, request: u32, _now_ms: u64) {
