@@ -175,7 +175,13 @@ fn advance(timer: &mut Timer<u64>, model: &mut Model, now_ms: u64) {
         .next_expiration_ms()
         .is_some_and(|next| next <= now_ms);
     let mut fired = Vec::new();
-    let processed = timer.advance_clock(now_ms, |handle, id| fired.push((handle, id)));
+    let processed = timer.advance_clock(now_ms, |due| {
+        assert_eq!(
+            due.expiration_ms, model.records[due.task as usize].expiration_ms,
+            "the expiration handed back"
+        );
+        fired.push((due.handle, due.task))
+    });
     assert_eq!(processed, head_due, "advance_clock({now_ms}) return value");
     let mut expected: Vec<u64> = model
         .pending

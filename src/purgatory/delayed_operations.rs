@@ -4,7 +4,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::timer::{AddResult, Timer, TimerHandle};
+use crate::timer::{AddResult, Fired, Timer, TimerHandle};
 
 use super::held::{Held, Slab};
 use super::watchers::{ListId, Memberships, Watchers};
@@ -15,6 +15,16 @@ use super::watchers::{ListId, Memberships, Watchers};
 pub struct OpId {
     pub slot: u32,
     pub generation: u32,
+}
+
+/// What a purgatory's timer entry carries: the operation, and the order in which it entered the
+/// purgatory, so that operations due in the same millisecond expire in the order they were
+/// scheduled (the wheel's bucket order differs once entries cascade). Kept here rather than in
+/// the operation's slot, which only the expiry would read it from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeout {
+    pub op: OpId,
+    seq: u64,
 }
 
 /// How an operation came to complete (the page's code-path view shows which).
@@ -72,13 +82,14 @@ pub struct Purgatory<K, O> {
     /// Operations that completed while still on some watch list (what a purge must clean).
     garbage: Vec<OpId>,
     watchers: Watchers<K>,
-    timer: Timer<OpId>,
+    timer: Timer<Timeout>,
     /// Kafka: `estimatedTotalOperations`, incremented once per watched op, reset by a purge.
     estimated_total_operations: u64,
     purge_interval: u64,
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
     expired_scratch: Vec<(u64, u64, OpId)>,
+    /// Numbers the operations in the order they are scheduled on the timer.
     next_seq: u64,
 }
 
@@ -123,7 +134,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.purge_interval
     }
 
-    pub fn timer(&self) -> &Timer<OpId> {
+    pub fn timer(&self) -> &Timer<Timeout> {
         &self.timer
     }
 
@@ -188,8 +199,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             !keys.is_empty(),
             "an operation must be watched on at least one key"
         );
-        self.next_seq += 1;
-        let id = self.held.insert(Held::new(op, self.next_seq));
+        let id = self.held.insert(Held::new(op));
         if self.safe_try_complete(id, Completion::FirstTry, hooks) {
             self.release_if_unwatched(id);
             return (id, Watched::CompletedOnFirstTry);
@@ -203,14 +213,15 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         if self.safe_try_complete(id, Completion::SecondTry, hooks) {
             return (id, Watched::CompletedOnSecondTry);
         }
-        match self.timer.add(now_ms, delay_ms, id) {
-            AddResult::Scheduled(handle) => {
-                let held = self.held_mut(id);
-                held.timer = Some(handle);
-                held.expires_at_ms = now_ms + delay_ms;
-            }
+        self.next_seq += 1;
+        let timeout = Timeout {
+            op: id,
+            seq: self.next_seq,
+        };
+        match self.timer.add(now_ms, delay_ms, timeout) {
+            AddResult::Scheduled(handle) => self.held_mut(id).timer = Some(handle),
             // Kafka runs a task whose deadline has already passed on the executor at once.
-            AddResult::Expired(id) => self.expire(id, hooks),
+            AddResult::Expired(_) => self.expire(id, hooks),
         }
         (id, Watched::Waiting)
     }
@@ -275,10 +286,8 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// removed (0 when it did not run).
     pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
         let mut expired = std::mem::take(&mut self.expired_scratch);
-        let held = &self.held;
-        self.timer.advance_clock(now_ms, |_, id| {
-            let h = held.get(id).expect("a timer entry belongs to a held op");
-            expired.push((h.expires_at_ms, h.seq, id));
+        self.timer.advance_clock(now_ms, |due: Fired<Timeout>| {
+            expired.push((due.expiration_ms, due.task.seq, due.task.op));
         });
         expired.sort_unstable();
         for &(_, _, id) in &expired {

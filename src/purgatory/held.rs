@@ -1,8 +1,13 @@
 //! The slab of held operations: every operation from `try_complete_else_watch` until it is both
 //! completed and off every watch list. Ids are generational, so an id kept after its operation
 //! left never reaches a newer one, and a watch list entry whose generation is stale is a
-//! tombstone. Generations sit in their own array: the purge's compaction checks thousands of
-//! them and should not pull whole operations into the cache to do it.
+//! tombstone.
+//!
+//! A slot keeps its generation next to the operation and everything a completion reads or
+//! writes (completed flag, timer handle, watch count, memberships): a completion comes at a
+//! random moment for a random operation among a million, and each separate array it touched
+//! would be one more cache miss. What only the expiry needs (when, in which order) travels with
+//! the timer entry instead.
 
 use crate::timer::TimerHandle;
 
@@ -16,23 +21,17 @@ pub(super) struct Held<O> {
     pub timer: Option<TimerHandle>,
     /// How many watch lists still count this op. A completed op is released when this is 0.
     pub watch_count: u32,
-    /// When its timeout fires, and the order it entered the purgatory: ops due in the same
-    /// millisecond expire in the order they were scheduled (the wheel's bucket order differs).
-    pub expires_at_ms: u64,
-    pub seq: u64,
     /// The lists it is on (for the purge, which takes a completed op off all of them).
     pub memberships: Memberships,
 }
 
 impl<O> Held<O> {
-    pub fn new(op: O, seq: u64) -> Self {
+    pub fn new(op: O) -> Self {
         Held {
             op,
             completed: false,
             timer: None,
             watch_count: 0,
-            expires_at_ms: 0,
-            seq,
             memberships: Memberships::default(),
         }
     }
@@ -41,9 +40,13 @@ impl<O> Held<O> {
 /// The generation of a slot that was released `u32::MAX` times; no id carries it.
 const RETIRED: u32 = u32::MAX;
 
+struct Slot<O> {
+    generation: u32,
+    held: Option<Held<O>>,
+}
+
 pub(super) struct Slab<O> {
-    generations: Vec<u32>,
-    held: Vec<Option<Held<O>>>,
+    slots: Vec<Slot<O>>,
     /// Released slots that can be reused (retired ones excluded).
     free: usize,
     /// Where the next-fit search for a free slot starts.
@@ -53,8 +56,7 @@ pub(super) struct Slab<O> {
 impl<O> Slab<O> {
     pub fn new() -> Self {
         Slab {
-            generations: Vec::new(),
-            held: Vec::new(),
+            slots: Vec::new(),
             free: 0,
             cursor: 0,
         }
@@ -66,26 +68,30 @@ impl<O> Slab<O> {
     /// slab grows instead when fewer than a quarter of its slots are free, which keeps the search
     /// to a few probes per insert on average.
     pub fn insert(&mut self, held: Held<O>) -> OpId {
-        let slot = if self.free * 4 <= self.held.len() {
-            let slot = u32::try_from(self.held.len()).expect("at most u32::MAX operations");
-            self.held.push(None);
-            self.generations.push(0);
+        let slot = if self.free * 4 <= self.slots.len() {
+            let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX operations");
+            self.slots.push(Slot {
+                generation: 0,
+                held: None,
+            });
             slot
         } else {
             self.next_free()
         };
-        self.held[slot as usize] = Some(held);
+        let entry = &mut self.slots[slot as usize];
+        entry.held = Some(held);
         OpId {
             slot,
-            generation: self.generations[slot as usize],
+            generation: entry.generation,
         }
     }
 
     fn next_free(&mut self) -> u32 {
         loop {
             let slot = self.cursor;
-            self.cursor = (self.cursor + 1) % self.held.len();
-            if self.held[slot].is_none() && self.generations[slot] != RETIRED {
+            self.cursor = (self.cursor + 1) % self.slots.len();
+            let entry = &self.slots[slot];
+            if entry.held.is_none() && entry.generation != RETIRED {
                 self.free -= 1;
                 return slot as u32;
             }
@@ -96,43 +102,44 @@ impl<O> Slab<O> {
     /// whose generation reaches `RETIRED` is never reused, so an id never aliases a later one
     /// and a matching generation always means the slot is held.
     pub fn release(&mut self, id: OpId) {
-        let slot = id.slot as usize;
-        debug_assert_eq!(self.generations[slot], id.generation);
-        self.held[slot] = None;
-        self.generations[slot] += 1;
-        if self.generations[slot] != RETIRED {
+        let entry = &mut self.slots[id.slot as usize];
+        debug_assert_eq!(entry.generation, id.generation);
+        entry.held = None;
+        entry.generation += 1;
+        if entry.generation != RETIRED {
             self.free += 1;
         }
     }
 
-    /// Whether `id` is still held (a watch entry holding it is not a tombstone). Reads only the
-    /// generations.
+    /// Whether `id` is still held (a watch entry holding it is not a tombstone).
     pub fn is_held(&self, id: OpId) -> bool {
-        self.generations.get(id.slot as usize) == Some(&id.generation)
+        self.get(id).is_some()
     }
 
     pub fn get(&self, id: OpId) -> Option<&Held<O>> {
-        if self.generations.get(id.slot as usize) != Some(&id.generation) {
+        let entry = self.slots.get(id.slot as usize)?;
+        if entry.generation != id.generation {
             return None;
         }
-        self.held[id.slot as usize].as_ref()
+        entry.held.as_ref()
     }
 
     pub fn get_mut(&mut self, id: OpId) -> Option<&mut Held<O>> {
-        if self.generations.get(id.slot as usize) != Some(&id.generation) {
+        let entry = self.slots.get_mut(id.slot as usize)?;
+        if entry.generation != id.generation {
             return None;
         }
-        self.held[id.slot as usize].as_mut()
+        entry.held.as_mut()
     }
 
     /// Held operations in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (OpId, &Held<O>)> {
-        self.held.iter().enumerate().filter_map(|(slot, held)| {
+        self.slots.iter().enumerate().filter_map(|(slot, entry)| {
             let id = OpId {
                 slot: slot as u32,
-                generation: self.generations[slot],
+                generation: entry.generation,
             };
-            held.as_ref().map(|held| (id, held))
+            entry.held.as_ref().map(|held| (id, held))
         })
     }
 }
@@ -142,9 +149,7 @@ mod tests {
     use super::*;
 
     fn ids(slab: &mut Slab<char>, ops: &str) -> Vec<OpId> {
-        ops.chars()
-            .map(|op| slab.insert(Held::new(op, 0)))
-            .collect()
+        ops.chars().map(|op| slab.insert(Held::new(op))).collect()
     }
 
     #[test]

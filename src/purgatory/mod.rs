@@ -11,7 +11,7 @@ mod fixed_hash;
 mod held;
 mod watchers;
 
-pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
+pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Timeout, Watched, WatcherView};
 
 #[cfg(test)]
 mod model_tests;

@@ -119,30 +119,32 @@ impl<T> Entries<T> {
         }
     }
 
-    /// Frees a live entry, leaving its body in place, and returns the bucket it sat in.
-    pub fn cancel(&mut self, slot: u32) -> BucketId {
-        let bucket = unpack(self.records[slot as usize].bucket);
-        self.free_record(slot);
-        bucket
+    /// Frees a live entry, leaving its body in place. Only writes its record: nothing is read
+    /// from a slot that may be anywhere in a million (the caller has checked that it is live).
+    pub fn cancel(&mut self, handle: TimerHandle) {
+        debug_assert!(self.slot_of(handle).is_some(), "cancelling a stale handle");
+        self.free_record(handle);
     }
 
-    /// Frees a live entry and returns its (now stale) handle and its task.
-    pub fn remove(&mut self, slot: u32) -> (TimerHandle, T) {
+    /// Frees a live entry and returns its (now stale) handle and its body.
+    pub fn remove(&mut self, slot: u32) -> (TimerHandle, Entry<T>) {
         let handle = self.handle(slot);
         let entry = self.bodies[slot as usize]
             .take()
             .expect("a live entry has a body");
-        self.free_record(slot);
-        (handle, entry.task)
+        self.free_record(handle);
+        (handle, entry)
     }
 
-    /// A slot whose generation reaches `RETIRED` is never reused.
-    fn free_record(&mut self, slot: u32) {
-        let record = &mut self.records[slot as usize];
-        debug_assert_ne!(record.bucket, FREE, "freeing a free timer slot");
-        record.bucket = FREE;
-        record.generation += 1;
-        if record.generation != RETIRED {
+    /// Frees the live entry `handle` names, by a write alone. A slot whose generation reaches
+    /// `RETIRED` is never reused.
+    fn free_record(&mut self, handle: TimerHandle) {
+        let generation = handle.generation + 1;
+        self.records[handle.slot as usize] = Record {
+            generation,
+            bucket: FREE,
+        };
+        if generation != RETIRED {
             self.free += 1;
         }
         self.live -= 1;
@@ -202,7 +204,8 @@ mod tests {
     fn freed_slot_is_reused_with_a_new_generation() {
         let mut entries = Entries::new();
         let first = entries.insert('a', 1, B);
-        assert_eq!(entries.remove(first.slot), (first, 'a'));
+        let (handle, entry) = entries.remove(first.slot);
+        assert_eq!((handle, entry.task), (first, 'a'));
         assert_eq!(entries.slot_of(first), None);
         let second = entries.insert('b', 1, B);
         assert_eq!(second.slot, first.slot);
@@ -220,7 +223,7 @@ mod tests {
             index: 17,
         };
         let first = entries.insert('a', 1, bucket);
-        assert_eq!(entries.cancel(first.slot), bucket);
+        entries.cancel(first);
         assert_eq!((entries.slot_of(first), entries.live()), (None, 0));
         let second = entries.insert('b', 2, B);
         assert_eq!(

@@ -72,6 +72,16 @@ impl<T> AddResult<T> {
     }
 }
 
+/// An entry that came due, as [`Timer::advance_clock`] hands it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fired<T> {
+    /// The entry's handle, stale from now on.
+    pub handle: TimerHandle,
+    /// When it was due (`now_ms + delay_ms` of its `add`).
+    pub expiration_ms: u64,
+    pub task: T,
+}
+
 /// Kafka: `SystemTimer` with its `TimingWheel` hierarchy and `DelayQueue`.
 #[derive(Clone, Debug)]
 pub struct Timer<T> {
@@ -135,17 +145,15 @@ impl<T> Timer<T> {
         }
     }
 
-    /// Kafka: `TimerTask.cancel`. O(1): frees the entry and lowers its bucket's count; the
-    /// bucket's flush skips the stale handle. Returns whether the entry was still live (false for
-    /// a stale handle). Cancelled entries never fire; the task is dropped when its slot is reused.
-    /// The bucket stays queued even if it is now empty, and is later flushed as a no-op, as in
-    /// Kafka.
+    /// Kafka: `TimerTask.cancel`. O(1): frees the entry; the bucket's flush skips the stale
+    /// handle. Returns whether the entry was still live (false for a stale handle). Cancelled
+    /// entries never fire; the task is dropped when its slot is reused. The bucket stays queued
+    /// even if it is now empty, and is later flushed as a no-op, as in Kafka.
     pub fn cancel(&mut self, handle: TimerHandle) -> bool {
-        let Some(slot) = self.entries.slot_of(handle) else {
+        if self.entries.slot_of(handle).is_none() {
             return false;
-        };
-        let id = self.entries.cancel(slot);
-        self.levels[id.level as usize].buckets[id.index as usize].live -= 1;
+        }
+        self.entries.cancel(handle);
         true
     }
 
@@ -169,11 +177,7 @@ impl<T> Timer<T> {
     /// it, and re-insert each entry, which either cascades into a finer bucket or is passed to
     /// `on_expired` because it is now due. Buckets go in order of (expiration, offer order);
     /// within a bucket, entries go in insertion order. Returns whether any bucket was processed.
-    pub fn advance_clock(
-        &mut self,
-        now_ms: u64,
-        mut on_expired: impl FnMut(TimerHandle, T),
-    ) -> bool {
+    pub fn advance_clock(&mut self, now_ms: u64, mut on_expired: impl FnMut(Fired<T>)) -> bool {
         let mut processed = false;
         while let Some(queued) = self.delay_queue.pop_due(now_ms) {
             processed = true;
@@ -253,9 +257,9 @@ impl<T> Timer<T> {
     /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`.
     fn link(&mut self, handle: TimerHandle, id: BucketId) {
         self.entries.set_bucket(handle.slot, id);
-        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
-        bucket.handles.push(handle);
-        bucket.live += 1;
+        self.levels[id.level as usize].buckets[id.index as usize]
+            .handles
+            .push(handle);
     }
 
     /// Kafka: `TimingWheel.advanceClock`, which recurses into the overflow wheel with the new
@@ -273,12 +277,7 @@ impl<T> Timer<T> {
     /// Kafka: `TimerTaskList.flush(addTimerTaskEntry)`. Detaches the bucket's list, resets its
     /// expiration to unset, and re-inserts each live entry in list order (stale handles of
     /// cancelled entries are skipped).
-    fn flush<F: FnMut(TimerHandle, T)>(
-        &mut self,
-        id: BucketId,
-        expiration_ms: u64,
-        on_expired: &mut F,
-    ) {
+    fn flush<F: FnMut(Fired<T>)>(&mut self, id: BucketId, expiration_ms: u64, on_expired: &mut F) {
         let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
         assert!(
             bucket.queued,
@@ -301,13 +300,17 @@ impl<T> Timer<T> {
     }
 
     /// Kafka: `SystemTimer.addTimerTaskEntry` for an entry coming out of a flushed bucket.
-    fn reinsert<F: FnMut(TimerHandle, T)>(&mut self, handle: TimerHandle, on_expired: &mut F) {
+    fn reinsert<F: FnMut(Fired<T>)>(&mut self, handle: TimerHandle, on_expired: &mut F) {
         let expiration_ms = self.entries.entry(handle.slot).expiration_ms;
         match self.target_bucket(expiration_ms) {
             Some(id) => self.link(handle, id),
             None => {
-                let (handle, task) = self.entries.remove(handle.slot);
-                on_expired(handle, task);
+                let (handle, entry) = self.entries.remove(handle.slot);
+                on_expired(Fired {
+                    handle,
+                    expiration_ms: entry.expiration_ms,
+                    task: entry.task,
+                });
             }
         }
     }

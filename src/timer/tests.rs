@@ -6,7 +6,9 @@ use super::*;
 /// Advances to `now_ms` and returns what fired, checking the invariants afterwards.
 fn advance<T>(timer: &mut Timer<T>, now_ms: u64) -> Vec<(TimerHandle, T)> {
     let mut fired = Vec::new();
-    timer.advance_clock(now_ms, |handle, task| fired.push((handle, task)));
+    timer.advance_clock(now_ms, |fired_now| {
+        fired.push((fired_now.handle, fired_now.task))
+    });
     timer.assert_invariants();
     fired
 }
@@ -48,7 +50,7 @@ fn worked_example_d5_cascades_from_level_4_to_level_2_and_fires_at_31000() {
     assert_eq!(timer.next_expiration_ms(), Some(24_000));
 
     // Nothing happens before the bucket is due.
-    assert!(!timer.advance_clock(23_999, |_, _| panic!("fired early")));
+    assert!(!timer.advance_clock(23_999, |_| panic!("fired early")));
 
     // 2. At 24000 the flush re-inserts it into L3: vid 31000 / 400 = 77, index 17, 30800.
     assert!(advance(&mut timer, 24_000).is_empty());
@@ -141,7 +143,7 @@ fn a_cancelled_entry_never_fires_but_its_emptied_bucket_is_flushed() {
     // The emptied bucket stays queued, as in Kafka, and is flushed as a no-op.
     assert_eq!(timer.next_expiration_ms(), Some(5));
     assert!(bucket_in_view(&timer.view(), 0, 5).is_some_and(|b| b.entries.is_empty()));
-    assert!(timer.advance_clock(5, |_, _| panic!("a cancelled entry fired")));
+    assert!(timer.advance_clock(5, |_| panic!("a cancelled entry fired")));
     assert_eq!(timer.next_expiration_ms(), Some(10));
     assert_eq!(advance(&mut timer, 10), vec![(keep, 'k')]);
     assert!(!timer.cancel(keep), "a fired handle is stale");

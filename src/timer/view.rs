@@ -53,7 +53,8 @@ impl<T> Timer<T> {
                     .buckets
                     .iter()
                     .enumerate()
-                    .filter(|(_, bucket)| bucket.live > 0 || bucket.queued)
+                    // A bucket holding live entries is always queued.
+                    .filter(|(_, bucket)| bucket.queued)
                     .map(|(index, bucket)| BucketView {
                         index,
                         expiration_ms: bucket.expiration_ms,

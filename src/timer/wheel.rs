@@ -14,15 +14,14 @@ pub(super) struct BucketId {
 }
 
 /// Kafka: `TimerTaskList`. The entries themselves sit in the slab; the bucket holds their
-/// handles in the order they were added. A cancel only frees the entry and lowers `live`: its
-/// stale handle stays here until the bucket is flushed, which skips it. Kafka unlinks a cancelled
-/// entry from its doubly linked list instead; both are O(1), and this one touches one entry
-/// rather than three, and lets a flush read its entries in parallel rather than chasing links.
+/// handles in the order they were added. A cancel only frees the entry: its stale handle stays
+/// here until the bucket is flushed, which skips it. Kafka unlinks a cancelled entry from its
+/// doubly linked list instead; both are O(1), and this one writes one entry without reading
+/// anything (not even the bucket, which keeps no count), and lets a flush read its entries in
+/// parallel rather than chasing links.
 #[derive(Clone, Debug)]
 pub(super) struct Bucket {
     pub handles: Vec<TimerHandle>,
-    /// Live entries in `handles` (Kafka: the list's size).
-    pub live: u32,
     /// Kafka: `TimerTaskList.expiration`, where `None` is Kafka's -1 ("unset").
     pub expiration_ms: Option<u64>,
     /// Whether the bucket is in the delay queue right now. Kafka does not need this flag; here
@@ -33,7 +32,6 @@ pub(super) struct Bucket {
 impl Bucket {
     pub const EMPTY: Bucket = Bucket {
         handles: Vec::new(),
-        live: 0,
         expiration_ms: None,
         queued: false,
     };

@@ -272,7 +272,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                                 .entries
                                 .iter()
                                 .take(MAX_BUCKET_ENTRIES)
-                                .filter_map(|&h| timer.get(h).copied().map(op_label))
+                                .filter_map(|&h| timer.get(h).map(|timeout| op_label(timeout.op)))
                                 .collect(),
                         })
                         .collect(),
