@@ -8,6 +8,10 @@
 //! random moment for a random operation among a million, and each separate array it touched
 //! would be one more cache miss. What only the expiry needs (when, in which order) travels with
 //! the timer entry instead.
+//!
+//! The generations are also copied into an array of their own, which only `is_held` reads: the
+//! purge's compaction checks millions of watch entries in a row, and reading four bytes per
+//! entry instead of a whole slot makes that walk about sixteen times less memory.
 
 use crate::timer::TimerHandle;
 
@@ -47,6 +51,8 @@ struct Slot<O> {
 
 pub(super) struct Slab<O> {
     slots: Vec<Slot<O>>,
+    /// `slots[i].generation`, for `is_held`.
+    generations: Vec<u32>,
     /// Released slots that can be reused (retired ones excluded).
     free: usize,
     /// Where the next-fit search for a free slot starts.
@@ -57,6 +63,7 @@ impl<O> Slab<O> {
     pub fn new() -> Self {
         Slab {
             slots: Vec::new(),
+            generations: Vec::new(),
             free: 0,
             cursor: 0,
         }
@@ -74,6 +81,7 @@ impl<O> Slab<O> {
                 generation: 0,
                 held: None,
             });
+            self.generations.push(0);
             slot
         } else {
             self.next_free()
@@ -106,14 +114,16 @@ impl<O> Slab<O> {
         debug_assert_eq!(entry.generation, id.generation);
         entry.held = None;
         entry.generation += 1;
+        self.generations[id.slot as usize] = entry.generation;
         if entry.generation != RETIRED {
             self.free += 1;
         }
     }
 
-    /// Whether `id` is still held (a watch entry holding it is not a tombstone).
+    /// Whether `id` is still held (a watch entry holding it is not a tombstone). Reads only the
+    /// generations' copy: a matching generation means the slot is held (see `release`).
     pub fn is_held(&self, id: OpId) -> bool {
-        self.get(id).is_some()
+        self.generations.get(id.slot as usize) == Some(&id.generation)
     }
 
     pub fn get(&self, id: OpId) -> Option<&Held<O>> {
