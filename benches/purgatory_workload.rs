@@ -68,23 +68,21 @@ impl SplitMix64 {
     }
 }
 
-const NO_COMPLETION: u32 = u32::MAX;
-
 /// The arrival and completion schedule, generated up front and replayed by both stores.
 struct Schedule {
     /// Arrival millisecond of request i (non-decreasing).
     arrive_ms: Vec<u32>,
     /// Millisecond at which request i may complete (its log-normal latency after arrival).
     completes_at_ms: Vec<u32>,
-    /// Requests whose completion comes before their timeout, bucketed by completion millisecond:
-    /// `completions[completion_start[t]..completion_start[t + 1]]`.
-    completion_start: Vec<u32>,
-    completions: Vec<u32>,
-    /// Where request i sits in `completions` (`NO_COMPLETION` if it times out first): the
-    /// completion queue's entry that the request's arrival fills in with the store's handle.
-    completion_position: Vec<u32>,
     end_ms: u64,
     rate_per_ms: f64,
+}
+
+impl Schedule {
+    /// Whether request i's latency ends before its timeout, so the completion queue completes it.
+    fn completes_first(&self, i: usize) -> bool {
+        u64::from(self.completes_at_ms[i] - self.arrive_ms[i]) < TIMEOUT_MS
+    }
 }
 
 /// E[min(L, c)] for L log-normal(mu, sigma): the mean time a request stays in the purgatory.
@@ -115,29 +113,9 @@ fn schedule(requests: usize) -> Schedule {
         completes_at_ms.push(arrive.saturating_add(latency));
     }
     let end_ms = u64::from(*arrive_ms.last().unwrap()) + TIMEOUT_MS + 1;
-    let mut completion_start = vec![0u32; end_ms as usize + 2];
-    let completes = |i: usize| u64::from(completes_at_ms[i] - arrive_ms[i]) < TIMEOUT_MS;
-    for i in (0..requests).filter(|&i| completes(i)) {
-        completion_start[completes_at_ms[i] as usize + 1] += 1;
-    }
-    for t in 1..completion_start.len() {
-        completion_start[t] += completion_start[t - 1];
-    }
-    let mut fill = completion_start.clone();
-    let mut completions = vec![0u32; *completion_start.last().unwrap() as usize];
-    let mut completion_position = vec![NO_COMPLETION; requests];
-    for i in (0..requests).filter(|&i| completes(i)) {
-        let at = &mut fill[completes_at_ms[i] as usize];
-        completions[*at as usize] = i as u32;
-        completion_position[i] = *at;
-        *at += 1;
-    }
     Schedule {
         arrive_ms,
         completes_at_ms,
-        completion_start,
-        completions,
-        completion_position,
         end_ms,
         rate_per_ms,
     }
@@ -174,27 +152,33 @@ trait Store {
 }
 
 /// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
-/// complete the requests whose completion falls in it (Kafka's completion queue, whose entries
-/// each arrival fills in with the handle the store gave it).
+/// complete the requests whose completion falls in it.
+///
+/// Kafka's completion queue is a `DelayQueue` of the operations; here it is a calendar of one
+/// list per millisecond, `TIMEOUT_MS` of them in a ring (a request only completes within its
+/// timeout), to which each arrival appends the handle the store gave it. Both stores pay the
+/// same for it, and little: the lists' ends are the only memory it touches.
 fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
     let mut out = Outcome::default();
-    let mut queue: Vec<Option<S::Handle>> = vec![None; s.completions.len()];
+    let ring = TIMEOUT_MS as usize;
+    let mut queue: Vec<Vec<S::Handle>> = (0..ring).map(|_| Vec::new()).collect();
     let mut next = 0usize;
     let last_arrival_ms = u64::from(*s.arrive_ms.last().unwrap());
     for t in 0..=s.end_ms {
         store.advance_clock(t);
         while next < s.arrive_ms.len() && u64::from(s.arrive_ms[next]) == t {
-            let handle = store.arrive(next as u32, u64::from(s.completes_at_ms[next]), t);
-            if let Some(entry) = queue.get_mut(s.completion_position[next] as usize) {
-                *entry = Some(handle);
+            let completes_at_ms = s.completes_at_ms[next];
+            let handle = store.arrive(next as u32, u64::from(completes_at_ms), t);
+            if s.completes_first(next) {
+                queue[completes_at_ms as usize % ring].push(handle);
             }
             next += 1;
         }
-        let range =
-            s.completion_start[t as usize] as usize..s.completion_start[t as usize + 1] as usize;
-        for handle in queue[range].iter().flatten() {
-            store.complete(*handle, t);
+        let due = &mut queue[t as usize % ring];
+        for &handle in due.iter() {
+            store.complete(handle, t);
         }
+        due.clear();
         if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
             let (completed, expired) = store.outcome();
             let pending = next as u64 - completed - expired;
