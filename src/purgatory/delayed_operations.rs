@@ -313,33 +313,28 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// Kafka: `purgeCompleted` over every watcher list, after resetting the estimate to the number
     /// of delayed operations.
     ///
-    /// Completed entries can only be those of operations that completed while still watched,
-    /// which are remembered in `garbage`; taking exactly those off their lists removes the same
+    /// The completed entries are those of operations that completed while still watched: each
+    /// list has counted its own as they completed, and the operations are remembered in
+    /// `garbage`. Releasing exactly those and taking each list's count off removes the same
     /// entries as Kafka's walk of every list, at a cost proportional to the garbage. Their ids
     /// stay in the lists' storage as tombstones until a walk or a compaction drops them.
     fn purge(&mut self) -> usize {
         self.estimated_total_operations = self.timer.size() as u64;
-        let mut removed = 0;
         // Drained and handed back, so its capacity is reused purge after purge.
         let mut garbage = std::mem::take(&mut self.garbage);
         for (i, &id) in garbage.iter().enumerate() {
             if let Some(&ahead) = garbage.get(i + PURGE_PREFETCH_DISTANCE) {
                 self.held.prefetch(ahead);
             }
-            let Some(held) = self.held.get_mut(id).filter(|h| h.completed) else {
-                continue; // already walked off all its lists
-            };
-            held.memberships.leave_all(|list| {
-                removed += 1;
-                self.watchers.purge_unwatch(list);
-            });
-            self.held.release(id);
+            // Not held any more if walks have taken it off all its lists since.
+            if self.held.get(id).is_some_and(|h| h.completed) {
+                self.held.release(id);
+            }
         }
         garbage.clear();
         self.garbage = garbage;
         let held = &self.held;
-        self.watchers.end_purge(|id| held.is_held(id));
-        removed
+        self.watchers.purge(|id| held.is_held(id))
     }
 
     /// Kafka: `DelayedOperation.run` on the expiration executor.
@@ -352,7 +347,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         hooks.on_complete(id, &mut held.op, Completion::Expired);
         hooks.on_expiration(id, &mut held.op);
         self.note_garbage(id, 0);
-        self.release_if_unwatched(id);
     }
 
     /// Kafka: `safeTryComplete` + the `forceComplete` inside `tryComplete`.
@@ -382,9 +376,15 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.note_garbage(id, leaving);
     }
 
-    /// Remembers an op that just completed if it will stay on some watch list.
+    /// An op has just completed: each of its entries is garbage on its list now (a walk or the
+    /// purge takes it off), and the op is remembered for the purge if it will stay on some list
+    /// (`leaving`: the entry that the walk completing it is about to take off).
     fn note_garbage(&mut self, id: OpId, leaving: usize) {
-        if self.held_mut(id).watch_count as usize > leaving {
+        let held = self.held.get(id).expect("a completed op is held");
+        for list in held.memberships.iter() {
+            self.watchers.mark_garbage(list);
+        }
+        if held.watch_count as usize > leaving {
             self.garbage.push(id);
         }
     }
@@ -393,7 +393,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     fn unwatch(&mut self, id: OpId, list: ListId) {
         self.watchers.unwatch(list);
         let held = self.held_mut(id);
-        held.memberships.leave(list);
         held.watch_count -= 1;
         self.release_if_unwatched(id);
     }

@@ -25,7 +25,7 @@ pub(super) struct Held<O> {
     pub timer: Option<TimerHandle>,
     /// How many watch lists still count this op. A completed op is released when this is 0.
     pub watch_count: u32,
-    /// The lists it is on (for the purge, which takes a completed op off all of them).
+    /// The lists it is on, each of which counts its entry as garbage once it completes.
     pub memberships: Memberships,
 }
 

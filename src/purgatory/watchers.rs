@@ -2,9 +2,10 @@
 //! ids per watch key, and the count Kafka reports as `PurgatorySize`.
 //!
 //! A list is a `VecDeque` of ids, so appending and walking it touch memory in order. Kafka's
-//! purge removes completed operations from every list; here the purge removes them from the
-//! lists' counts at once and leaves their ids behind as tombstones (an id whose slot has since
-//! been released, which the purgatory recognises by its generation). Walks skip and drop
+//! purge removes completed operations from every list. Here each list counts its completed
+//! entries as they complete (`garbage`), so the purge takes them off the lists' counts in one
+//! subtraction per list, and their ids stay behind as tombstones (ids whose slots the purge has
+//! released, which the purgatory recognises by their generation). Walks skip and drop
 //! tombstones, and a list that becomes mostly tombstones is compacted, so removal is O(1)
 //! amortized however long the list is, where walking every list on every purge is O(entries).
 
@@ -29,7 +30,9 @@ struct WatchList<K> {
     entries: VecDeque<OpId>,
     /// Entries logically on the list: waiting operations, and completed ones not yet removed.
     live: usize,
-    /// The purge that last took an entry off this list logically (see `purge_unwatch`).
+    /// The completed ones among `live`: what the next purge takes off.
+    garbage: usize,
+    /// The purge epoch in which this list was last queued for the purge (see `mark_garbage`).
     purge_mark: u64,
 }
 
@@ -45,9 +48,9 @@ pub(super) struct Watchers<K> {
     free: Vec<ListId>,
     /// Sum of the live counts: Kafka's `PurgatorySize`.
     total_live: usize,
-    /// Numbers the purges, and the lists the current one left tombstones in.
+    /// Numbers the purges, and the lists that gained garbage since the last one.
     purge_epoch: u64,
-    purged_lists: Vec<ListId>,
+    lists_with_garbage: Vec<ListId>,
     /// Storage of dropped lists, reused by new ones: a key's list empties and comes back every
     /// time one operation waits on it alone (each produce to an idle partition).
     spare: Vec<VecDeque<OpId>>,
@@ -61,7 +64,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             free: Vec::new(),
             total_live: 0,
             purge_epoch: 1,
-            purged_lists: Vec::new(),
+            lists_with_garbage: Vec::new(),
             spare: Vec::new(),
         }
     }
@@ -104,16 +107,29 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         self.drop_if_empty(list);
     }
 
-    /// One entry leaves `list` logically. The list itself stays until `drop_if_empty`, so a
-    /// caller walking it can finish first.
+    /// One entry of `list` belongs to an operation that has just completed: it stays on the list
+    /// (and in `PurgatorySize`) until a walk of the list or a purge takes it off.
+    pub fn mark_garbage(&mut self, list: ListId) {
+        let epoch = self.purge_epoch;
+        let watch_list = self.list_mut(list);
+        watch_list.garbage += 1;
+        if watch_list.purge_mark != epoch {
+            watch_list.purge_mark = epoch;
+            self.lists_with_garbage.push(list);
+        }
+    }
+
+    /// A walk takes a completed entry off `list`. The list itself stays until
+    /// `finish_walk`, so the walk can finish first.
     pub fn unwatch(&mut self, list: ListId) {
         let watch_list = self.list_mut(list);
         watch_list.live -= 1;
+        watch_list.garbage -= 1;
         self.total_live -= 1;
     }
 
     /// Drops `list` if nothing is live on it; returns whether it did.
-    pub fn drop_if_empty(&mut self, list: ListId) -> bool {
+    fn drop_if_empty(&mut self, list: ListId) -> bool {
         if self.list(list).live > 0 {
             return false;
         }
@@ -127,33 +143,35 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         true
     }
 
-    /// A purge takes one entry off `list` logically, leaving its id behind as a tombstone; the
-    /// list is dropped if nothing is live on it any more.
-    pub fn purge_unwatch(&mut self, list: ListId) {
-        self.unwatch(list);
-        if self.drop_if_empty(list) {
-            return;
-        }
-        let epoch = self.purge_epoch;
-        let watch_list = self.list_mut(list);
-        if watch_list.purge_mark != epoch {
-            watch_list.purge_mark = epoch;
-            self.purged_lists.push(list);
-        }
-    }
-
-    /// Ends a purge: compacts each list it left tombstones in if they outnumber its live
-    /// entries (`is_held` tells a live id from a tombstone), so a compaction's cost is at most a
-    /// constant per tombstone it drops.
-    pub fn end_purge(&mut self, is_held: impl Fn(OpId) -> bool) {
-        for list in std::mem::take(&mut self.purged_lists) {
-            if let Some(watch_list) = self.lists[list as usize].as_mut() {
-                if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
-                    watch_list.entries.retain(|&id| is_held(id));
-                }
+    /// Kafka: `purgeCompleted` on every list, once the purgatory has released the completed
+    /// operations (so `is_held` now calls their ids tombstones). Takes each list's garbage off
+    /// its count, drops lists left empty, and compacts each list whose tombstones outnumber its
+    /// live entries, so a compaction costs at most a constant per tombstone it drops. Returns how
+    /// many entries left the lists.
+    pub fn purge(&mut self, is_held: impl Fn(OpId) -> bool) -> usize {
+        let mut removed = 0;
+        let mut lists = std::mem::take(&mut self.lists_with_garbage);
+        for &list in &lists {
+            // A list dropped by a walk since (its number perhaps reused) has no garbage left.
+            let Some(watch_list) = self.lists[list as usize].as_mut() else {
+                continue;
+            };
+            let garbage = std::mem::take(&mut watch_list.garbage);
+            watch_list.live -= garbage;
+            self.total_live -= garbage;
+            removed += garbage;
+            if garbage == 0 || self.drop_if_empty(list) {
+                continue;
+            }
+            let watch_list = self.list_mut(list);
+            if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
+                watch_list.entries.retain(|&id| is_held(id));
             }
         }
+        lists.clear();
+        self.lists_with_garbage = lists;
         self.purge_epoch += 1;
+        removed
     }
 
     /// Every list as (key, ids in FIFO order, tombstones included), by key order.
@@ -173,6 +191,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             key: key.clone(),
             entries: self.spare.pop().unwrap_or_default(),
             live: 0,
+            garbage: 0,
             purge_mark: 0,
         };
         let list = match self.free.pop() {
@@ -183,7 +202,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             None => {
                 let list = ListId::try_from(self.lists.len())
                     .ok()
-                    .filter(|&list| list != LEFT)
+                    .filter(|&list| list != UNUSED)
                     .expect("fewer than u32::MAX watch lists");
                 self.lists.push(Some(watch_list));
                 list
@@ -202,13 +221,13 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 }
 
-/// Marks a membership that was left (or an unused inline place).
-const LEFT: ListId = ListId::MAX;
+/// Marks an unused inline place of `Memberships`.
+const UNUSED: ListId = ListId::MAX;
 const INLINE: usize = 4;
 
-/// The lists one operation is on, inline for the usual few keys (a separate allocation would be
-/// one more cache miss per purged operation). A place becomes `LEFT` when the operation leaves
-/// that list (a check-and-complete walked it off), so the purge knows which lists still count it.
+/// The lists one operation is on, one place per key it was watched on, inline for the usual few
+/// keys (a separate allocation would be one more cache miss per completion). Fixed once watched:
+/// an operation is on all its lists until it completes, and leaves them only after.
 #[derive(Clone, Debug)]
 pub(super) enum Memberships {
     Inline([ListId; INLINE]),
@@ -217,7 +236,7 @@ pub(super) enum Memberships {
 
 impl Default for Memberships {
     fn default() -> Self {
-        Memberships::Inline([LEFT; INLINE])
+        Memberships::Inline([UNUSED; INLINE])
     }
 }
 
@@ -226,36 +245,19 @@ impl Memberships {
         if lists.len() > INLINE {
             return Memberships::Spilled(lists.collect());
         }
-        let mut inline = [LEFT; INLINE];
+        let mut inline = [UNUSED; INLINE];
         for (place, list) in inline.iter_mut().zip(lists) {
             *place = list;
         }
         Memberships::Inline(inline)
     }
 
-    fn places(&mut self) -> &mut [ListId] {
-        match self {
+    /// The lists, one per key the operation was watched on (a list twice for a key given twice).
+    pub fn iter(&self) -> impl Iterator<Item = ListId> + '_ {
+        let places: &[ListId] = match self {
             Memberships::Inline(inline) => inline,
             Memberships::Spilled(spilled) => spilled,
-        }
-    }
-
-    /// Marks one membership of `list` as left.
-    pub fn leave(&mut self, list: ListId) {
-        let place = self
-            .places()
-            .iter_mut()
-            .find(|place| **place == list)
-            .expect("the operation is on this list");
-        *place = LEFT;
-    }
-
-    /// Calls `f` with each list still counting the operation, and leaves them all.
-    pub fn leave_all(&mut self, mut f: impl FnMut(ListId)) {
-        for place in self.places() {
-            if *place != LEFT {
-                f(std::mem::replace(place, LEFT));
-            }
-        }
+        };
+        places.iter().copied().filter(|&list| list != UNUSED)
     }
 }
