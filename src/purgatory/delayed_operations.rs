@@ -208,8 +208,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             self.release_if_unwatched(id);
             return (id, Watched::CompletedOnFirstTry);
         }
-        let watchers = &mut self.watchers;
-        let memberships = Memberships::new(keys.iter().map(|key| watchers.watch(key, id)));
+        let memberships = self.watchers.watch_all(keys, id);
         let held = self.held_mut(id);
         held.watch_count = keys.len() as u32;
         held.memberships = memberships;
@@ -327,8 +326,9 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
                 self.held.prefetch(ahead);
             }
             // Not held any more if walks have taken it off all its lists since.
-            if self.held.get(id).is_some_and(|h| h.completed) {
-                self.held.release(id);
+            if let Some(held) = self.held.get(id).filter(|h| h.completed) {
+                let memberships = held.memberships;
+                self.release(id, memberships);
             }
         }
         garbage.clear();
@@ -381,9 +381,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// (`leaving`: the entry that the walk completing it is about to take off).
     fn note_garbage(&mut self, id: OpId, leaving: usize) {
         let held = self.held.get(id).expect("a completed op is held");
-        for list in held.memberships.iter() {
-            self.watchers.mark_garbage(list);
-        }
+        self.watchers.mark_garbage(&held.memberships);
         if held.watch_count as usize > leaving {
             self.garbage.push(id);
         }
@@ -400,8 +398,15 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     fn release_if_unwatched(&mut self, id: OpId) {
         let held = self.held_mut(id);
         if held.completed && held.watch_count == 0 {
-            self.held.release(id);
+            let memberships = held.memberships;
+            self.release(id, memberships);
         }
+    }
+
+    /// The op leaves the purgatory: its slot and its id are free for reuse.
+    fn release(&mut self, id: OpId, memberships: Memberships) {
+        self.watchers.forget(memberships);
+        self.held.release(id);
     }
 
     fn held_mut(&mut self, id: OpId) -> &mut Held<O> {

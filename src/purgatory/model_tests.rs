@@ -157,7 +157,8 @@ fn run(seed: u64, steps: usize, purge_interval: u64) {
         match rng.below(10) {
             0..=4 => {
                 let target = hooks.level + rng.below(20);
-                let keys: Vec<u32> = (0..1 + rng.below(4)).map(|_| rng.below(5) as u32).collect();
+                // 1 to 6 keys of 5, repeats allowed: more than four spill out of the slot.
+                let keys: Vec<u32> = (0..1 + rng.below(6)).map(|_| rng.below(5) as u32).collect();
                 let delay_ms = 1 + rng.below(60);
                 let (id, _) =
                     p.try_complete_else_watch(target, &keys, now_ms, delay_ms, &mut hooks);

@@ -54,6 +54,9 @@ pub(super) struct Watchers<K> {
     /// Storage of dropped lists, reused by new ones: a key's list empties and comes back every
     /// time one operation waits on it alone (each produce to an idle partition).
     spare: Vec<VecDeque<OpId>>,
+    /// The lists of operations watched on more than `INLINE` keys, and the numbers free for reuse.
+    spills: Vec<Vec<ListId>>,
+    free_spills: Vec<usize>,
 }
 
 impl<K: Ord + Hash + Clone> Watchers<K> {
@@ -66,6 +69,8 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             purge_epoch: 1,
             lists_with_garbage: Vec::new(),
             spare: Vec::new(),
+            spills: Vec::new(),
+            free_spills: Vec::new(),
         }
     }
 
@@ -82,8 +87,46 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         self.find(key).map_or(0, |list| self.list(list).live)
     }
 
+    /// Kafka: `Watchers.watch` for each key in turn: appends `id` to every key's list, creating
+    /// lists as needed, and returns the lists it is on.
+    pub fn watch_all(&mut self, keys: &[K], id: OpId) -> Memberships {
+        if keys.len() > INLINE {
+            return self.watch_spilled(keys, id);
+        }
+        let mut places = [UNUSED; INLINE];
+        for (place, key) in places.iter_mut().zip(keys) {
+            *place = self.watch(key, id);
+        }
+        Memberships(places)
+    }
+
+    #[cold]
+    fn watch_spilled(&mut self, keys: &[K], id: OpId) -> Memberships {
+        let spill = self.free_spills.pop().unwrap_or_else(|| {
+            self.spills.push(Vec::new());
+            self.spills.len() - 1
+        });
+        let mut lists = std::mem::take(&mut self.spills[spill]);
+        lists.extend(keys.iter().map(|key| self.watch(key, id)));
+        self.spills[spill] = lists;
+        let spill = ListId::try_from(spill)
+            .ok()
+            .filter(|&spill| spill != UNUSED)
+            .expect("fewer than u32::MAX operations watched on many keys");
+        Memberships([UNUSED, spill, UNUSED, UNUSED])
+    }
+
+    /// The operation holding `memberships` is gone: its spill, if any, can be reused.
+    #[inline]
+    pub fn forget(&mut self, memberships: Memberships) {
+        if let Some(spill) = memberships.spill() {
+            self.spills[spill].clear();
+            self.free_spills.push(spill);
+        }
+    }
+
     /// Kafka: `Watchers.watch`. Appends `id` to `key`'s list, creating the list if needed.
-    pub fn watch(&mut self, key: &K, id: OpId) -> ListId {
+    fn watch(&mut self, key: &K, id: OpId) -> ListId {
         let list = match self.by_key.get(key) {
             Some(&list) => list,
             None => self.create(key),
@@ -107,9 +150,21 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         self.drop_if_empty(list);
     }
 
-    /// One entry of `list` belongs to an operation that has just completed: it stays on the list
-    /// (and in `PurgatorySize`) until a walk of the list or a purge takes it off.
-    pub fn mark_garbage(&mut self, list: ListId) {
+    /// An operation on `memberships` has just completed: its entries stay on their lists (and in
+    /// `PurgatorySize`) until a walk of the list or a purge takes them off.
+    pub fn mark_garbage(&mut self, memberships: &Memberships) {
+        if let Some(spill) = memberships.spill() {
+            for i in 0..self.spills[spill].len() {
+                self.mark_one_garbage(self.spills[spill][i]);
+            }
+            return;
+        }
+        for &list in memberships.0.iter().take_while(|&&list| list != UNUSED) {
+            self.mark_one_garbage(list);
+        }
+    }
+
+    fn mark_one_garbage(&mut self, list: ListId) {
         let epoch = self.purge_epoch;
         let watch_list = self.list_mut(list);
         watch_list.garbage += 1;
@@ -221,43 +276,29 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 }
 
-/// Marks an unused inline place of `Memberships`.
+/// Marks an unused place of `Memberships`, or (in the first place) a spilled one.
 const UNUSED: ListId = ListId::MAX;
 const INLINE: usize = 4;
 
-/// The lists one operation is on, one place per key it was watched on, inline for the usual few
-/// keys (a separate allocation would be one more cache miss per completion). Fixed once watched:
-/// an operation is on all its lists until it completes, and leaves them only after.
-#[derive(Clone, Debug)]
-pub(super) enum Memberships {
-    Inline([ListId; INLINE]),
-    Spilled(Box<[ListId]>),
-}
+/// The lists one operation is on, one place per key it was watched on (a list twice for a key
+/// given twice). Fixed once watched: an operation is on all its lists until it completes, and
+/// leaves them only after.
+///
+/// Sixteen bytes and no pointer, so an operation's slot stays small: up to four lists inline, and
+/// more in a spill that `Watchers` keeps (the first place then says so, the second gives the
+/// spill's number). A pointer to a separate allocation would cost one more cache miss per
+/// completion and make the slot larger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Memberships([ListId; INLINE]);
 
 impl Default for Memberships {
     fn default() -> Self {
-        Memberships::Inline([UNUSED; INLINE])
+        Memberships([UNUSED; INLINE])
     }
 }
 
 impl Memberships {
-    pub fn new(lists: impl ExactSizeIterator<Item = ListId>) -> Self {
-        if lists.len() > INLINE {
-            return Memberships::Spilled(lists.collect());
-        }
-        let mut inline = [UNUSED; INLINE];
-        for (place, list) in inline.iter_mut().zip(lists) {
-            *place = list;
-        }
-        Memberships::Inline(inline)
-    }
-
-    /// The lists, one per key the operation was watched on (a list twice for a key given twice).
-    pub fn iter(&self) -> impl Iterator<Item = ListId> + '_ {
-        let places: &[ListId] = match self {
-            Memberships::Inline(inline) => inline,
-            Memberships::Spilled(spilled) => spilled,
-        };
-        places.iter().copied().filter(|&list| list != UNUSED)
+    fn spill(self) -> Option<usize> {
+        (self.0[0] == UNUSED && self.0[1] != UNUSED).then_some(self.0[1] as usize)
     }
 }

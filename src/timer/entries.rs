@@ -99,10 +99,7 @@ impl<T> Entries<T> {
         let record = &mut self.records[slot as usize];
         record.bucket = pack(bucket);
         self.live += 1;
-        TimerHandle {
-            slot,
-            generation: record.generation,
-        }
+        TimerHandle::new(slot, record.generation)
     }
 
     /// Next fit, as the purgatory's slab does: entries added close in time sit close in memory,
@@ -140,7 +137,7 @@ impl<T> Entries<T> {
     /// `RETIRED` is never reused.
     fn free_record(&mut self, handle: TimerHandle) {
         let generation = handle.generation + 1;
-        self.records[handle.slot as usize] = Record {
+        self.records[handle.slot() as usize] = Record {
             generation,
             bucket: FREE,
         };
@@ -151,16 +148,13 @@ impl<T> Entries<T> {
     }
 
     fn handle(&self, slot: u32) -> TimerHandle {
-        TimerHandle {
-            slot,
-            generation: self.records[slot as usize].generation,
-        }
+        TimerHandle::new(slot, self.records[slot as usize].generation)
     }
 
     /// The slot of a live entry; `None` for a stale handle.
     pub fn slot_of(&self, handle: TimerHandle) -> Option<u32> {
-        let record = self.records.get(handle.slot as usize)?;
-        (record.generation == handle.generation && record.bucket != FREE).then_some(handle.slot)
+        let record = self.records.get(handle.slot() as usize)?;
+        (record.generation == handle.generation && record.bucket != FREE).then_some(handle.slot())
     }
 
     pub fn bucket_of(&self, slot: u32) -> BucketId {
@@ -204,11 +198,11 @@ mod tests {
     fn freed_slot_is_reused_with_a_new_generation() {
         let mut entries = Entries::new();
         let first = entries.insert('a', 1, B);
-        let (handle, entry) = entries.remove(first.slot);
+        let (handle, entry) = entries.remove(first.slot());
         assert_eq!((handle, entry.task), (first, 'a'));
         assert_eq!(entries.slot_of(first), None);
         let second = entries.insert('b', 1, B);
-        assert_eq!(second.slot, first.slot);
+        assert_eq!(second.slot(), first.slot());
         assert_ne!(second.generation, first.generation);
         assert_eq!(entries.get(first).map(|e| e.task), None);
         assert_eq!(entries.get(second).map(|e| e.task), Some('b'));
@@ -227,8 +221,8 @@ mod tests {
         assert_eq!((entries.slot_of(first), entries.live()), (None, 0));
         let second = entries.insert('b', 2, B);
         assert_eq!(
-            (second.slot, entries.bucket_of(second.slot)),
-            (first.slot, B)
+            (second.slot(), entries.bucket_of(second.slot())),
+            (first.slot(), B)
         );
         assert_eq!(entries.get(second).map(|e| e.task), Some('b'));
     }
@@ -256,13 +250,10 @@ mod tests {
         let mut entries = Entries::new();
         let handle = entries.insert('a', 1, B);
         entries.records[0].generation = RETIRED - 1;
-        let handle = TimerHandle {
-            generation: RETIRED - 1,
-            ..handle
-        };
-        entries.remove(handle.slot);
+        let handle = TimerHandle::new(handle.slot(), RETIRED - 1);
+        entries.remove(handle.slot());
         let next = entries.insert('b', 1, B);
-        assert_eq!(next.slot, 1);
+        assert_eq!(next.slot(), 1);
         assert_eq!(entries.slot_of(handle), None);
     }
 }

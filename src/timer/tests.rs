@@ -281,3 +281,22 @@ fn handle_serializes_as_slot_and_generation() {
     );
     assert_eq!(view["next_expiration_ms"], 5);
 }
+
+#[test]
+fn a_handle_serializes_and_prints_its_slot_and_generation() {
+    let mut timer = Timer::new(0);
+    let handle = scheduled(timer.add(0, 5, 'a'));
+    assert_eq!(
+        serde_json::to_string(&handle).unwrap(),
+        r#"{"slot":0,"generation":0}"#
+    );
+    assert_eq!(
+        format!("{handle:?}"),
+        "TimerHandle { slot: 0, generation: 0 }"
+    );
+    assert_eq!(
+        std::mem::size_of::<Option<TimerHandle>>(),
+        8,
+        "an optional handle needs no tag"
+    );
+}
