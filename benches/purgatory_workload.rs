@@ -342,41 +342,75 @@ fn timed(s: &Schedule, store: &mut impl Store) -> (Outcome, Duration) {
     (out, start.elapsed())
 }
 
-/// One run of each store on the same schedule; prints requests per wall second and the ratio.
+/// Rounds of the summary: each runs the three stores back to back, so every ratio compares runs
+/// a few seconds apart, and the median of the rounds' ratios is robust to one disturbed run.
+const SUMMARY_ROUNDS: usize = 3;
+
+/// Requests per wall second of `store` on the schedule, checking its outcome against `expected`.
+fn rate(s: &Schedule, store: &mut impl Store, expected: &Outcome, what: &str) -> f64 {
+    let (outcome, wall) = timed(s, store);
+    assert_eq!(&outcome, expected, "{what} disagrees with the baseline");
+    s.arrive_ms.len() as f64 / wall.as_secs_f64()
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// `SUMMARY_ROUNDS` rounds of each store on the same schedule; prints requests per wall second
+/// and the ratio of each round, then the medians.
 fn summary(s: &Schedule) {
-    let (ours, ours_wall) = timed(s, &mut CratePurgatory::new());
-    let (base, base_wall) = timed(s, &mut HeapAndMap::default());
-    let (unpurged, unpurged_wall) = timed(s, &mut CratePurgatory::without_purge());
-    assert_eq!(ours, base, "the purgatory and the baseline disagree");
-    assert_eq!(ours, unpurged, "the purge changed an outcome");
-    let n = s.arrive_ms.len() as f64;
-    let ours_rate = n / ours_wall.as_secs_f64();
-    let base_rate = n / base_wall.as_secs_f64();
+    let (expected, _) = timed(s, &mut HeapAndMap::default());
     println!(
         "purgatory_workload: {} requests over {} simulated ms ({:.0}/ms); completed {}, expired {}; \
          pending at steady state mean {:.0}, max {}",
         s.arrive_ms.len(),
         s.end_ms,
         s.rate_per_ms,
-        ours.completed,
-        ours.expired,
-        ours.pending_sum as f64 / ours.steady_ms as f64,
-        ours.pending_max
+        expected.completed,
+        expected.expired,
+        expected.pending_sum as f64 / expected.steady_ms as f64,
+        expected.pending_max
+    );
+    let (mut ours, mut base, mut unpurged) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 1..=SUMMARY_ROUNDS {
+        ours.push(rate(
+            s,
+            &mut CratePurgatory::new(),
+            &expected,
+            "the purgatory",
+        ));
+        base.push(rate(
+            s,
+            &mut HeapAndMap::default(),
+            &expected,
+            "the baseline",
+        ));
+        unpurged.push(rate(
+            s,
+            &mut CratePurgatory::without_purge(),
+            &expected,
+            "the purgatory without purge",
+        ));
+        println!(
+            "purgatory_workload round {round}: purgatory {:.2} M req/s, heap+map baseline {:.2} M req/s, ratio {:.2}x; purge disabled {:.2} M req/s",
+            ours[round - 1] / 1e6,
+            base[round - 1] / 1e6,
+            ours[round - 1] / base[round - 1],
+            unpurged[round - 1] / 1e6,
+        );
+    }
+    let ratios = ours.iter().zip(&base).map(|(o, b)| o / b).collect();
+    println!(
+        "purgatory_workload summary (median of {SUMMARY_ROUNDS} rounds): purgatory {:.2} M req/s, heap+map baseline {:.2} M req/s, ratio {:.2}x",
+        median(ours) / 1e6,
+        median(base) / 1e6,
+        median(ratios),
     );
     println!(
-        "purgatory_workload summary: purgatory {:.2} M req/s ({:.3} s), heap+map baseline {:.2} M req/s ({:.3} s), ratio {:.2}x",
-        ours_rate / 1e6,
-        ours_wall.as_secs_f64(),
-        base_rate / 1e6,
-        base_wall.as_secs_f64(),
-        ours_rate / base_rate
-    );
-    let unpurged_rate = n / unpurged_wall.as_secs_f64();
-    println!(
-        "purgatory_workload diagnostic: purgatory with the purge disabled {:.2} M req/s ({:.3} s), {:.2}x the baseline",
-        unpurged_rate / 1e6,
-        unpurged_wall.as_secs_f64(),
-        unpurged_rate / base_rate
+        "purgatory_workload diagnostic: purgatory with the purge disabled {:.2} M req/s",
+        median(unpurged) / 1e6
     );
 }
 
