@@ -364,9 +364,9 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         let held = self.held_mut(id);
         debug_assert!(!held.completed);
         held.completed = true;
-        // The op holds its handle exactly while the entry is live.
         if let Some(handle) = held.timer.take() {
-            self.timer.cancel_live(handle);
+            let cancelled = self.timer.cancel(handle);
+            debug_assert!(cancelled, "a waiting operation's timer entry is live");
         }
         let held = self.held_mut(id);
         hooks.on_complete(id, &mut held.op, how);

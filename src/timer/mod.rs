@@ -191,18 +191,6 @@ impl<T> Timer<T> {
         true
     }
 
-    /// [`Timer::cancel`] for a caller that knows the entry is live (it keeps the handle only
-    /// while it is): it skips the liveness check, so the cancel is a write alone, and reads
-    /// nothing from an entry that may be anywhere among a million. A stale handle here is a bug
-    /// in the caller; debug builds panic on it.
-    pub fn cancel_live(&mut self, handle: TimerHandle) {
-        assert!(
-            cfg!(not(debug_assertions)) || self.entries.slot_of(handle).is_some(),
-            "cancel_live with stale timer handle {handle:?}"
-        );
-        self.entries.cancel(handle);
-    }
-
     /// Number of live entries (Kafka's `taskCounter` / `NumDelayedOperations`).
     pub fn size(&self) -> usize {
         self.entries.live()
