@@ -6,6 +6,7 @@
 //! `cargo bench --bench runner_hour` runs criterion (10 samples, so several minutes);
 //! `cargo bench --bench runner_hour -- --once` runs the hour once and prints wall time and counts.
 
+use std::fmt::Write;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -72,10 +73,14 @@ fn run(seconds: u64) -> Counts {
 }
 
 fn produce(n: u64, at_ms: u64) -> TimedAction {
+    // `format!` would start the id at two bytes and grow it; "p" and 20 digits always fit.
+    let mut id = String::with_capacity(21);
+    id.push('p');
+    write!(id, "{n}").expect("writing to a String cannot fail");
     TimedAction {
         at_ms,
         action: Action::Produce(ProduceSpec::one_partition(
-            format!("p{n}"),
+            id,
             -1,
             TOPIC,
             (n % u64::from(PARTITIONS)) as i64,
