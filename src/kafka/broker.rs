@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchPartitionData, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch_buffers::FetchBuffers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules};
@@ -42,6 +43,7 @@ pub struct Ctx<'a> {
     pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
     pub trace: &'a mut Trace,
     pub requests: &'a mut RequestLog,
+    pub fetch_buffers: &'a mut FetchBuffers,
 }
 
 impl Ctx<'_> {
@@ -115,9 +117,6 @@ pub struct Broker {
     /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
     /// copies the keys it needs.
     pub(super) watch_keys: Vec<TopicPartition>,
-    /// What the fetch being handled read. A fetch that parks drops its reads (all empty) and
-    /// leaves the buffer for the next fetch; one answered at once takes it as its response.
-    pub(super) fetch_reads: Vec<FetchPartitionData>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -142,7 +141,6 @@ impl Broker {
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
             watch_keys: Vec::new(),
-            fetch_reads: Vec::new(),
         }
     }
 

@@ -70,7 +70,7 @@ impl Broker {
             return;
         }
         let now = ctx.now_ms;
-        let mut partitions = Vec::with_capacity(fetcher.partitions.len());
+        let mut partitions = ctx.fetch_buffers.request_list();
         let mut next_ready: Option<u64> = None;
         for (&tp, fp) in &fetcher.partitions {
             if fp.delayed_until_ms > now {
@@ -87,6 +87,7 @@ impl Broker {
             });
         }
         if partitions.is_empty() {
+            ctx.fetch_buffers.recycle_request(partitions);
             if let Some(at_ms) = next_ready {
                 ctx.send(
                     Outgoing::FetcherWake {
@@ -209,6 +210,7 @@ impl Broker {
             .partitions
             .iter()
             .all(|d| d.records() == 0 && d.diverging.is_none());
+        ctx.fetch_buffers.recycle_response(response.partitions);
         if empty && sent_ms == ctx.now_ms {
             // With no network delay and no fetch wait, an empty round trip takes no simulated
             // time; a real fetcher loop still takes some, so the next fetch leaves 1 ms later

@@ -23,6 +23,7 @@ use std::rc::Rc;
 use crate::kafka::broker::{Broker, Ctx, Outgoing};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
+use crate::kafka::fetch_buffers::FetchBuffers;
 use crate::kafka::hosted::HostedPartitions;
 use crate::kafka::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use crate::kafka::partition::Partition;
@@ -69,6 +70,7 @@ pub struct Simulation {
     record_actions: bool,
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
+    fetch_buffers: FetchBuffers,
 }
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
@@ -149,6 +151,7 @@ impl Simulation {
             record_actions: true,
             trace: Trace::new(trace),
             outbox: Vec::new(),
+            fetch_buffers: FetchBuffers::default(),
             config,
         };
         sim.start();
@@ -322,6 +325,7 @@ impl Simulation {
             outbox: &mut self.outbox,
             trace: &mut self.trace,
             requests: &mut self.requests,
+            fetch_buffers: &mut self.fetch_buffers,
         };
         f(&mut self.brokers[broker.0 as usize], &mut ctx)
     }
