@@ -232,7 +232,7 @@ impl Broker {
                 return Err(self.reject(request, slot, tp, error, why, cause, ctx));
             }
         };
-        ctx.requests.get_mut(request).partitions[slot].base_offset = batch.base_offset as i64;
+        ctx.requests.partitions_mut(request)[slot].base_offset = batch.base_offset as i64;
         let p = &self.partitions[&tp];
         let (broker, name, request_id) = (self.id, ctx.tp_name(tp), ctx.request_id(request));
         let (leader_epoch, log_end_offset) = (p.leader_epoch, p.log_end_offset());
@@ -484,14 +484,15 @@ impl Broker {
     /// the request's record ([`record_statuses`]).
     fn send_produce_response(&self, request: RequestIdx, cause: Option<EventId>, ctx: &mut Ctx) {
         let now = ctx.now_ms;
-        let record = ctx.requests.get_mut(request);
         let broker = self.id;
-        if record.acks == 0 {
-            if record
-                .partitions
+        if ctx.requests.get(request).acks == 0 {
+            let failed = ctx
+                .requests
+                .partitions(request)
                 .iter()
-                .any(|p| p.error.is_some_and(|e| e.is_error()))
-            {
+                .any(|p| p.error.is_some_and(|e| e.is_error()));
+            if failed {
+                let record = ctx.requests.get_mut(request);
                 record.connection_closed = true;
                 let request_id = record.id.to_string();
                 ctx.emit(cause, || Event::ConnectionClosed {
@@ -502,12 +503,13 @@ impl Broker {
             }
             return;
         }
-        let latency_ms = now - record.received_ms;
+        let latency_ms = now - ctx.requests.get(request).received_ms;
         ctx.requests.respond(request, now);
         if ctx.trace.enabled() {
             let record = ctx.requests.get(request);
-            let partitions = record
-                .partitions
+            let partitions = ctx
+                .requests
+                .partitions(request)
                 .iter()
                 .map(|p| PartitionOutcome {
                     tp: format!("{}-{}", p.topic, p.partition),
@@ -552,8 +554,8 @@ fn record_statuses(
     request: RequestIdx,
     statuses: &[ProducePartitionStatus],
 ) {
-    let record = requests.get_mut(request);
+    let partitions = requests.partitions_mut(request);
     for s in statuses {
-        record.partitions[s.slot].error = Some(s.error);
+        partitions[s.slot].error = Some(s.error);
     }
 }

@@ -62,19 +62,20 @@ impl Simulation {
         });
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
         let down = (broker.0 as usize) >= self.brokers.len() || !self.is_running(broker);
+        // Borrows only the names, so the answers can go straight into the request log.
+        let topics = &self.topic_names_shared;
         let partitions = spec
             .records
             .iter()
             .zip(&resolved)
             .map(|(r, tp)| PartitionAnswer {
-                topic: self.shared_topic_name(&r.topic),
+                topic: shared_topic_name(topics, &r.topic),
                 partition: r.partition,
                 error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,
                 count: u64::from(r.count),
-            })
-            .collect();
-        let request = self.requests.push(ProduceRecord {
+            });
+        let record = ProduceRecord {
             id: Rc::from(spec.id.as_str()),
             broker,
             acks: spec.acks,
@@ -82,8 +83,8 @@ impl Simulation {
             received_ms: self.now_ms,
             responded_ms: None,
             connection_closed: down,
-            partitions,
-        });
+        };
+        let request = self.requests.push(record, partitions);
         let received = self
             .trace
             .emit(self.now_ms, None, || Event::ProduceReceived {
@@ -282,5 +283,13 @@ impl Simulation {
                     });
             }
         }
+    }
+}
+
+/// A topic name as an `Rc<str>`: the cluster's own copy when the topic exists.
+fn shared_topic_name(topics: &[Rc<str>], name: &str) -> Rc<str> {
+    match topics.iter().find(|t| t[..] == *name) {
+        Some(t) => Rc::clone(t),
+        None => Rc::from(name),
     }
 }

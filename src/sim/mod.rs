@@ -427,14 +427,6 @@ impl Simulation {
         report::build(self, name, run_until_ms)
     }
 
-    /// A topic name as an `Rc<str>`: the cluster's own copy when the topic exists.
-    pub(crate) fn shared_topic_name(&self, name: &str) -> Rc<str> {
-        match self.topic_index(name) {
-            Some(t) => Rc::clone(&self.topic_names_shared[t as usize]),
-            None => Rc::from(name),
-        }
-    }
-
     pub(crate) fn topic_index(&self, name: &str) -> Option<u32> {
         self.topic_names
             .iter()
