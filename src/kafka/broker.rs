@@ -11,8 +11,8 @@ use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
 use super::fetch_buffers::FetchBuffers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, HwRules};
-use super::produce::DelayedProduce;
+use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
+use super::produce::{DelayedProduce, ProduceDone};
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
@@ -117,6 +117,12 @@ pub struct Broker {
     /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
     /// copies the keys it needs.
     pub(super) watch_keys: Vec<TopicPartition>,
+    /// The purgatory actions a produce request's appends leave for after its handler (Kafka:
+    /// `addCompletePurgatoryAction`), in one list reused by every request.
+    pub(super) deferred_actions: Vec<(TopicPartition, LeaderHwChange, Option<EventId>)>,
+    /// What a produce purgatory call completed or expired, in one list reused by every call
+    /// (most calls complete a request, so a fresh list would be an allocation each).
+    pub(super) produce_done: Vec<ProduceDone>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -141,6 +147,8 @@ impl Broker {
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
             watch_keys: Vec::new(),
+            deferred_actions: Vec::new(),
+            produce_done: Vec::new(),
         }
     }
 

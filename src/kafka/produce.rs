@@ -48,7 +48,7 @@ pub struct ProduceCall {
 }
 
 /// What the produce purgatory's hooks report back, in the order it happened.
-enum ProduceDone {
+pub(super) enum ProduceDone {
     Completed {
         op: OpId,
         request: RequestIdx,
@@ -122,12 +122,13 @@ impl Broker {
         partitions: &'a HostedPartitions,
         requests: &'a mut RequestLog,
         config: &Config,
+        done: Vec<ProduceDone>,
     ) -> ProduceHooks<'a> {
         ProduceHooks {
             partitions,
             requests,
             min_insync_replicas: config.min_insync_replicas,
-            done: Vec::new(),
+            done,
         }
     }
 
@@ -156,7 +157,7 @@ impl Broker {
             return;
         }
         let mut statuses = Vec::with_capacity(call.partitions.len());
-        let mut deferred = Vec::new();
+        let mut deferred = std::mem::take(&mut self.deferred_actions);
         for &(slot, tp, count) in &call.partitions {
             match self.append_to_local_log(call.request, slot, tp, count, call.acks, cause, ctx) {
                 Ok((status, change, appended)) => {
@@ -183,12 +184,13 @@ impl Broker {
         }
         // Kafka: `addCompletePurgatoryAction`, drained by `tryCompleteActions` after the request
         // handler: INCREASED wakes produce and fetch waiters, SAME wakes only fetches.
-        for (tp, change, appended) in deferred {
+        for (tp, change, appended) in deferred.drain(..) {
             match change {
                 LeaderHwChange::Increased => self.complete_delayed_requests(&[tp], appended, ctx),
                 LeaderHwChange::Same => self.check_and_complete_fetch(tp, appended, ctx),
             }
         }
+        self.deferred_actions = deferred;
     }
 
     /// Kafka: `appendToLocalLog` for one partition, then `buildProducePartitionStatus`.
@@ -335,7 +337,12 @@ impl Broker {
         } else {
             Vec::new()
         };
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
             op,
             &self.watch_keys,
@@ -396,7 +403,12 @@ impl Broker {
         if before == 0 {
             return;
         }
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let completed = self.produce_purgatory.check_and_complete(&key, &mut hooks);
         let done = hooks.done;
         let (broker, name, still_watched) = (
@@ -417,7 +429,12 @@ impl Broker {
     /// The produce purgatory's reaper step: expiries, then a purge if due.
     pub fn produce_reaper_step(&mut self, ctx: &mut Ctx) {
         let estimated_before = self.produce_purgatory.estimated_total_operations();
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let purged = self.produce_purgatory.advance_clock(ctx.now_ms, &mut hooks);
         let done = hooks.done;
         self.finish_produce_ops(done, None, ctx);
@@ -433,16 +450,17 @@ impl Broker {
     }
 
     /// Turns completions into responses (Kafka: `onComplete` → `sendResponseCallback`) and
-    /// expirations into metrics (`onExpiration` → `ExpiresPerSec`).
+    /// expirations into metrics (`onExpiration` → `ExpiresPerSec`), then keeps the emptied list
+    /// for the next purgatory call.
     fn finish_produce_ops(
         &mut self,
-        done: Vec<ProduceDone>,
+        mut done: Vec<ProduceDone>,
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) {
         let broker = self.id;
         let mut completed_event = cause;
-        for item in done {
+        for item in done.drain(..) {
             match item {
                 ProduceDone::Completed { op, request, how } => {
                     let request_id = ctx.request_id(request);
@@ -477,6 +495,7 @@ impl Broker {
                 }
             }
         }
+        self.produce_done = done;
     }
 
     /// Kafka: `KafkaApis.sendResponseCallback`: a response for acks 1 and -1; for acks 0 none,

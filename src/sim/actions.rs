@@ -8,7 +8,7 @@ use super::Simulation;
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::produce::ProduceCall;
 use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
-use crate::kafka::BrokerId;
+use crate::kafka::{BrokerId, TopicPartition};
 use crate::trace::Event;
 
 impl Simulation {
@@ -48,16 +48,22 @@ impl Simulation {
     /// One ProduceRequest reaching its broker: KafkaApis filters unknown partitions first, then
     /// `appendRecords` takes the rest.
     fn produce(&mut self, spec: &ProduceSpec) {
-        let resolved: Vec<_> = spec
+        // What `appendRecords` will get: the partitions that exist, with their slots in the
+        // request, in slot order (so a slot missing from it is an unknown partition).
+        let existing: Vec<(usize, TopicPartition, u64)> = spec
             .records
             .iter()
-            .map(|r| self.resolve(&r.topic, r.partition))
+            .enumerate()
+            .filter_map(|(slot, r)| {
+                let tp = self.resolve(&r.topic, r.partition)?;
+                Some((slot, tp, u64::from(r.count)))
+            })
             .collect();
+        let unknown = |slot: usize| existing.binary_search_by_key(&slot, |p| p.0).is_err();
         let broker = spec.broker.unwrap_or_else(|| {
-            resolved
+            existing
                 .iter()
-                .flatten()
-                .find_map(|tp| self.controller.partitions[tp].leader)
+                .find_map(|(_, tp, _)| self.controller.partitions[tp].leader)
                 .unwrap_or(BrokerId(0))
         });
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
@@ -67,11 +73,11 @@ impl Simulation {
         let partitions = spec
             .records
             .iter()
-            .zip(&resolved)
-            .map(|(r, tp)| PartitionAnswer {
+            .enumerate()
+            .map(|(slot, r)| PartitionAnswer {
                 topic: shared_topic_name(topics, &r.topic),
                 partition: r.partition,
-                error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
+                error: (unknown(slot) && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,
                 count: u64::from(r.count),
             });
@@ -108,8 +114,8 @@ impl Simulation {
                 });
             return;
         }
-        for (r, tp) in spec.records.iter().zip(&resolved) {
-            if tp.is_none() {
+        for (slot, r) in spec.records.iter().enumerate() {
+            if unknown(slot) {
                 let tp = format!("{}-{}", r.topic, r.partition);
                 self.trace
                     .emit(self.now_ms, received, || Event::ProducePartitionRejected {
@@ -125,13 +131,7 @@ impl Simulation {
             request,
             acks: spec.acks,
             timeout_ms,
-            partitions: spec
-                .records
-                .iter()
-                .zip(&resolved)
-                .enumerate()
-                .filter_map(|(slot, (r, tp))| tp.map(|tp| (slot, tp, r.count as u64)))
-                .collect(),
+            partitions: existing,
         };
         self.with_broker(broker, |b, ctx| b.handle_produce(call, received, ctx));
         self.refresh_reaper_wake(broker);
