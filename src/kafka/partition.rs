@@ -167,6 +167,15 @@ impl Partition {
         isr
     }
 
+    /// The size of [`Self::maximal_isr`], without building it (every produce completion asks).
+    fn maximal_isr_len(&self) -> usize {
+        let pending = match self.isr_state {
+            IsrState::PendingExpand { replica } => !self.isr.contains(&replica),
+            _ => false,
+        };
+        self.isr.len() + usize::from(pending)
+    }
+
     fn in_maximal_isr(&self, broker: BrokerId) -> bool {
         self.isr.contains(&broker) || self.isr_state == IsrState::PendingExpand { replica: broker }
     }
@@ -246,7 +255,7 @@ impl Partition {
         if self.high_watermark < required_offset {
             return (false, ErrorCode::None);
         }
-        if self.effective_min_isr(min_insync_replicas) <= self.maximal_isr().len() {
+        if self.effective_min_isr(min_insync_replicas) <= self.maximal_isr_len() {
             (true, ErrorCode::None)
         } else {
             (true, ErrorCode::NotEnoughReplicasAfterAppend)
@@ -459,5 +468,36 @@ impl Partition {
     pub fn truncate_to(&mut self, offset: u64) {
         self.log.truncate_to(offset);
         self.high_watermark = self.high_watermark.min(self.log_end_offset());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maximal_isr_len_is_the_maximal_isr_size() {
+        let tp = TopicPartition {
+            topic: 0,
+            partition: 0,
+        };
+        let replicas = vec![BrokerId(0), BrokerId(1), BrokerId(2)];
+        let mut p = Partition::initial(tp, BrokerId(0), replicas);
+        p.isr = vec![BrokerId(0), BrokerId(1)];
+        for state in [
+            IsrState::Committed,
+            IsrState::PendingExpand {
+                replica: BrokerId(2),
+            },
+            IsrState::PendingExpand {
+                replica: BrokerId(1),
+            },
+            IsrState::PendingShrink {
+                out_of_sync: vec![BrokerId(1)],
+            },
+        ] {
+            p.isr_state = state;
+            assert_eq!(p.maximal_isr_len(), p.maximal_isr().len());
+        }
     }
 }
