@@ -3,14 +3,12 @@
 //! Everything here is pure state transition; the broker decides what to do with the results
 //! (which keys to check, what to send).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::errors::ErrorCode;
 use super::log::{Batch, Log};
 use super::metadata::BrokerRegistry;
-use super::replica::ReplicaState;
+use super::replica::{RemoteReplicas, ReplicaState};
 use super::TopicPartition;
 use crate::sim::action::BrokerId;
 
@@ -98,7 +96,7 @@ pub struct Partition {
     pub log: Log,
     pub high_watermark: u64,
     /// Leader only: what this leader knows of each follower.
-    pub remote_replicas: BTreeMap<BrokerId, ReplicaState>,
+    pub remote_replicas: RemoteReplicas,
     /// Leader only: the log end offset when this broker became leader of the current epoch.
     pub leader_epoch_start_offset: Option<u64>,
 }
@@ -116,7 +114,7 @@ impl Partition {
                 .map(|&b| (b, ReplicaState::initial()))
                 .collect()
         } else {
-            BTreeMap::new()
+            RemoteReplicas::default()
         };
         let mut log = Log::default();
         log.assign_epoch_start_offset(0);
@@ -213,7 +211,7 @@ impl Partition {
         let leader_end = self.log_end_offset();
         let mut candidate = Some(leader_end);
         let mut bound = HwBound::LeaderLogEnd;
-        for (&broker, state) in &self.remote_replicas {
+        for (broker, state) in self.remote_replicas.iter() {
             let behind = match (state.log_end_offset, candidate) {
                 (_, None) => false,
                 (None, Some(_)) => true,

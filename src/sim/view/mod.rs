@@ -165,7 +165,7 @@ fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
         followers: if p.is_leader() {
             p.remote_replicas
                 .iter()
-                .map(|(&broker, r)| FollowerView {
+                .map(|(broker, r)| FollowerView {
                     broker,
                     log_end_offset: r.log_end_offset,
                     last_caught_up_time_ms: r.last_caught_up_time_ms,
