@@ -165,6 +165,15 @@ impl Log {
     /// and the offset where it ends (the next epoch's start, or the log end offset). `None` when
     /// the log knows no epoch that old.
     pub fn end_offset_for_epoch(&self, epoch: u32) -> Option<EpochEntry> {
+        // Every follower fetch asks, nearly always about the latest epoch: answer that without
+        // the search (it would find the last entry, which ends at the log end offset).
+        let latest = self.epochs.last()?;
+        if latest.epoch <= epoch {
+            return Some(EpochEntry {
+                epoch: latest.epoch,
+                start_offset: self.log_end_offset,
+            });
+        }
         let i = self.epochs.partition_point(|e| e.epoch <= epoch);
         if i == 0 {
             return None;
