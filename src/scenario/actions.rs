@@ -3,6 +3,7 @@
 //! (`UNKNOWN_TOPIC_OR_PARTITION`) and electing a leader for one does nothing, both at run time.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -134,7 +135,7 @@ fn read_action(value: &Value, path: &Path, limits: &ActionLimits) -> Read<TimedA
 
 fn read_produce(fields: &Object, path: &Path, limits: &ActionLimits) -> Read<ProduceSpec> {
     let id = required(fields, path, "id", "a non-empty string")?;
-    let id = non_empty_string(id, &path.key("id"))?.to_owned();
+    let id = Rc::from(non_empty_string(id, &path.key("id"))?);
     let acks = required(fields, path, "acks", ACKS)?;
     let acks = read_acks(acks, &path.key("acks"))?;
     let records = required(fields, path, "records", RECORDS)?;

@@ -82,7 +82,7 @@ impl Simulation {
                 count: u64::from(r.count),
             });
         let record = ProduceRecord {
-            id: Rc::from(spec.id.as_str()),
+            id: Rc::clone(&spec.id),
             broker,
             acks: spec.acks,
             timeout_ms,
@@ -94,7 +94,7 @@ impl Simulation {
         let received = self
             .trace
             .emit(self.now_ms, None, || Event::ProduceReceived {
-                request: spec.id.clone(),
+                request: spec.id.to_string(),
                 broker,
                 acks: spec.acks,
                 timeout_ms,
@@ -108,7 +108,7 @@ impl Simulation {
             let reason = format!("broker {broker} is down: the connection is refused");
             self.trace
                 .emit(self.now_ms, received, || Event::ConnectionClosed {
-                    request: spec.id.clone(),
+                    request: spec.id.to_string(),
                     broker,
                     reason,
                 });
@@ -119,7 +119,7 @@ impl Simulation {
                 let tp = format!("{}-{}", r.topic, r.partition);
                 self.trace
                     .emit(self.now_ms, received, || Event::ProducePartitionRejected {
-                        request: spec.id.clone(),
+                        request: spec.id.to_string(),
                         broker,
                         tp,
                         error: ErrorCode::UnknownTopicOrPartition.name(),
