@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
@@ -48,10 +49,11 @@ fn run(seconds: u64) -> Counts {
     let per_ms = REQUESTS_PER_SECOND / 1_000;
     let mut n = 0u64;
     let mut id = String::new();
+    let topic: Rc<str> = Rc::from(TOPIC);
     for second in 0..seconds {
         for ms in 0..1_000 {
             for _ in 0..per_ms {
-                sim.schedule_action(produce(n, second * 1_000 + ms, &mut id));
+                sim.schedule_action(produce(n, second * 1_000 + ms, &mut id, &topic));
                 n += 1;
             }
         }
@@ -74,8 +76,8 @@ fn run(seconds: u64) -> Counts {
 }
 
 /// Request `n`, its id formatted in `id` (one buffer for all, so the only allocation for an id
-/// is the `Rc<str>` the request keeps).
-fn produce(n: u64, at_ms: u64, id: &mut String) -> TimedAction {
+/// is the `Rc<str>` the request keeps); every request names the one `topic`.
+fn produce(n: u64, at_ms: u64, id: &mut String, topic: &Rc<str>) -> TimedAction {
     id.clear();
     write!(id, "p{n}").expect("writing to a String cannot fail");
     TimedAction {
@@ -83,7 +85,7 @@ fn produce(n: u64, at_ms: u64, id: &mut String) -> TimedAction {
         action: Action::Produce(ProduceSpec::one_partition(
             id.as_str(),
             -1,
-            TOPIC,
+            Rc::clone(topic),
             (n % u64::from(PARTITIONS)) as i64,
             RECORDS_PER_REQUEST,
         )),

@@ -51,7 +51,7 @@ fn random_scenario(seed: u64) -> Scenario {
                             .get(t)
                             .map_or("missing".to_string(), |t| t.name.clone());
                         RecordBatchSpec {
-                            topic,
+                            topic: topic.into(),
                             partition: rng.between(0, 3) as i64,
                             count: rng.between(1, 20) as u32,
                         }

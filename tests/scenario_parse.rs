@@ -163,7 +163,7 @@ fn the_contracts_example_reads_into_the_model_types() {
                     id: "p1".into(),
                     acks: -1,
                     records: vec![RecordBatchSpec {
-                        topic: "t".to_string(),
+                        topic: "t".into(),
                         partition: 0,
                         count: 10,
                     }],

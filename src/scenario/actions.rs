@@ -188,7 +188,7 @@ fn read_records(value: &Value, path: &Path) -> Read<Vec<RecordBatchSpec>> {
         )?;
         check_fields(fields, &item_path, RECORD_FIELDS)?;
         let topic = required(fields, &item_path, "topic", "a string")?;
-        let topic = string(topic, &item_path.key("topic"))?.to_owned();
+        let topic = Rc::from(string(topic, &item_path.key("topic"))?);
         let partition = required(fields, &item_path, "partition", "an integer")?;
         let partition = integer(partition, &item_path.key("partition"), ANY_I64)? as i64;
         let count = required(fields, &item_path, "count", &COUNT.describe_range())?;

@@ -12,7 +12,9 @@ pub use crate::kafka::BrokerId;
 /// (`UNKNOWN_TOPIC_OR_PARTITION`), not a file error.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RecordBatchSpec {
-    pub topic: String,
+    /// An `Rc<str>`, so that a program generating many requests can name a topic without a copy
+    /// per request.
+    pub topic: Rc<str>,
     pub partition: i64,
     pub count: u32,
 }
@@ -39,7 +41,7 @@ impl ProduceSpec {
     pub fn one_partition(
         id: impl Into<Rc<str>>,
         acks: i64,
-        topic: &str,
+        topic: impl Into<Rc<str>>,
         partition: i64,
         count: u32,
     ) -> Self {
@@ -47,7 +49,7 @@ impl ProduceSpec {
             id: id.into(),
             acks,
             records: vec![RecordBatchSpec {
-                topic: topic.to_string(),
+                topic: topic.into(),
                 partition,
                 count,
             }],
