@@ -333,9 +333,8 @@ impl Simulation {
     /// Turns what the handlers sent into scheduled deliveries.
     fn flush_outbox(&mut self) {
         let d = self.config.network_delay_ms;
-        // Drained and handed back, so the buffer's capacity is reused event after event.
-        let mut outbox = std::mem::take(&mut self.outbox);
-        for (out, cause) in outbox.drain(..) {
+        // Drained in place, so the buffer's capacity is reused event after event.
+        for (out, cause) in self.outbox.drain(..) {
             let (at_ms, what) = match out {
                 Outgoing::Fetch(request) => (self.now_ms + d, Scheduled::FetchArrives(request)),
                 Outgoing::FetchResponse(response) => {
@@ -360,7 +359,6 @@ impl Simulation {
                 self.agenda.schedule(at_ms, what, cause);
             }
         }
-        self.outbox = outbox;
     }
 
     /// Schedules a reaper wake if the broker's purgatories need one earlier than planned.
