@@ -133,7 +133,7 @@ impl Broker {
     }
 
     /// Kafka: `ReplicaManager.appendRecords` and what `KafkaApis` does around it.
-    pub fn handle_produce(&mut self, call: ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
+    pub fn handle_produce(&mut self, call: &ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
         if !matches!(call.acks, -1..=1) {
             // Kafka: `isValidRequiredAcks` fails: every partition INVALID_REQUIRED_ACKS, nothing
             // appended.
@@ -170,7 +170,7 @@ impl Broker {
         let failed = statuses.iter().filter(|s| s.error.is_error()).count();
         // Kafka: `delayedProduceRequestRequired`.
         if call.acks == -1 && !statuses.is_empty() && failed < statuses.len() {
-            self.add_delayed_produce(&call, statuses, cause, ctx);
+            self.add_delayed_produce(call, statuses, cause, ctx);
         } else {
             let broker = self.id;
             let request = ctx.request_id(call.request);

@@ -8,7 +8,7 @@ use super::Simulation;
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::produce::ProduceCall;
 use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
-use crate::kafka::{BrokerId, TopicPartition};
+use crate::kafka::BrokerId;
 use crate::trace::Event;
 
 impl Simulation {
@@ -49,16 +49,14 @@ impl Simulation {
     /// `appendRecords` takes the rest.
     fn produce(&mut self, spec: &ProduceSpec) {
         // What `appendRecords` will get: the partitions that exist, with their slots in the
-        // request, in slot order (so a slot missing from it is an unknown partition).
-        let existing: Vec<(usize, TopicPartition, u64)> = spec
-            .records
-            .iter()
-            .enumerate()
-            .filter_map(|(slot, r)| {
-                let tp = self.resolve(&r.topic, r.partition)?;
-                Some((slot, tp, u64::from(r.count)))
-            })
-            .collect();
+        // request, in slot order (so a slot missing from it is an unknown partition). The list
+        // is the one the previous request used.
+        let mut existing = std::mem::take(&mut self.produce_partitions);
+        existing.clear();
+        existing.extend(spec.records.iter().enumerate().filter_map(|(slot, r)| {
+            let tp = self.resolve(&r.topic, r.partition)?;
+            Some((slot, tp, u64::from(r.count)))
+        }));
         let unknown = |slot: usize| existing.binary_search_by_key(&slot, |p| p.0).is_err();
         let broker = spec.broker.unwrap_or_else(|| {
             existing
@@ -133,7 +131,8 @@ impl Simulation {
             timeout_ms,
             partitions: existing,
         };
-        self.with_broker(broker, |b, ctx| b.handle_produce(call, received, ctx));
+        self.with_broker(broker, |b, ctx| b.handle_produce(&call, received, ctx));
+        self.produce_partitions = call.partitions;
         self.refresh_reaper_wake(broker);
     }
 

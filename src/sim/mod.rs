@@ -71,6 +71,8 @@ pub struct Simulation {
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
     fetch_buffers: FetchBuffers,
+    /// The partition list of the produce request being applied, kept for the next one.
+    produce_partitions: Vec<(usize, TopicPartition, u64)>,
 }
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
@@ -152,6 +154,7 @@ impl Simulation {
             trace: Trace::new(trace),
             outbox: Vec::new(),
             fetch_buffers: FetchBuffers::default(),
+            produce_partitions: Vec::new(),
             config,
         };
         sim.start();
