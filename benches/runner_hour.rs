@@ -6,7 +6,9 @@
 //! `cargo bench --bench runner_hour` runs criterion (10 samples, so several minutes);
 //! `cargo bench --bench runner_hour -- --once` runs the hour once and prints wall time and counts.
 
+use std::fmt::Write;
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
@@ -46,10 +48,12 @@ fn run(seconds: u64) -> Counts {
     let mut instants = 0;
     let per_ms = REQUESTS_PER_SECOND / 1_000;
     let mut n = 0u64;
+    let mut id = String::new();
+    let topic: Rc<str> = Rc::from(TOPIC);
     for second in 0..seconds {
         for ms in 0..1_000 {
             for _ in 0..per_ms {
-                sim.schedule_action(produce(n, second * 1_000 + ms));
+                sim.schedule_action(produce(n, second * 1_000 + ms, &mut id, &topic));
                 n += 1;
             }
         }
@@ -71,13 +75,17 @@ fn run(seconds: u64) -> Counts {
     }
 }
 
-fn produce(n: u64, at_ms: u64) -> TimedAction {
+/// Request `n`, its id formatted in `id` (one buffer for all, so the only allocation for an id
+/// is the `Rc<str>` the request keeps); every request names the one `topic`.
+fn produce(n: u64, at_ms: u64, id: &mut String, topic: &Rc<str>) -> TimedAction {
+    id.clear();
+    write!(id, "p{n}").expect("writing to a String cannot fail");
     TimedAction {
         at_ms,
         action: Action::Produce(ProduceSpec::one_partition(
-            format!("p{n}"),
+            id.as_str(),
             -1,
-            TOPIC,
+            Rc::clone(topic),
             (n % u64::from(PARTITIONS)) as i64,
             RECORDS_PER_REQUEST,
         )),

@@ -140,7 +140,7 @@ impl Playground {
             .actions
             .iter()
             .filter_map(|a| match &a.action {
-                Action::Produce(p) => Some(p.id.clone()),
+                Action::Produce(p) => Some(p.id.to_string()),
                 _ => None,
             })
             .collect();
@@ -199,7 +199,7 @@ impl Playground {
             .ok_or_else(|| err("command: empty"))?;
         let id = match &action.action {
             Action::Produce(p) => {
-                if !self.ids.insert(p.id.clone()) {
+                if !self.ids.insert(p.id.to_string()) {
                     let quoted = serde_json::to_string(&*p.id).expect("a string serializes");
                     return Err(err(format!("command.id: {quoted} is already used")));
                 }

@@ -51,7 +51,7 @@ fn random_scenario(seed: u64) -> Scenario {
                             .get(t)
                             .map_or("missing".to_string(), |t| t.name.clone());
                         RecordBatchSpec {
-                            topic,
+                            topic: topic.into(),
                             partition: rng.between(0, 3) as i64,
                             count: rng.between(1, 20) as u32,
                         }
@@ -61,7 +61,7 @@ fn random_scenario(seed: u64) -> Scenario {
                 let timeout_ms = (rng.below(3) == 0).then(|| rng.between(0, 5_000));
                 let broker = (rng.below(5) == 0).then_some(broker);
                 Action::Produce(ProduceSpec {
-                    id: format!("p{i}"),
+                    id: format!("p{i}").into(),
                     acks,
                     records,
                     timeout_ms,

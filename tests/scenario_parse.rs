@@ -160,10 +160,10 @@ fn the_contracts_example_reads_into_the_model_types() {
             TimedAction {
                 at_ms: 1000,
                 action: Action::Produce(ProduceSpec {
-                    id: "p1".to_string(),
+                    id: "p1".into(),
                     acks: -1,
                     records: vec![RecordBatchSpec {
-                        topic: "t".to_string(),
+                        topic: "t".into(),
                         partition: 0,
                         count: 10,
                     }],

@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchPartitionData, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch_buffers::FetchBuffers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, HwRules};
-use super::produce::DelayedProduce;
+use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
+use super::produce::{DelayedProduce, ProduceDone};
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
@@ -42,6 +43,7 @@ pub struct Ctx<'a> {
     pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
     pub trace: &'a mut Trace,
     pub requests: &'a mut RequestLog,
+    pub fetch_buffers: &'a mut FetchBuffers,
 }
 
 impl Ctx<'_> {
@@ -115,9 +117,12 @@ pub struct Broker {
     /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
     /// copies the keys it needs.
     pub(super) watch_keys: Vec<TopicPartition>,
-    /// What the fetch being handled read. A fetch that parks drops its reads (all empty) and
-    /// leaves the buffer for the next fetch; one answered at once takes it as its response.
-    pub(super) fetch_reads: Vec<FetchPartitionData>,
+    /// The purgatory actions a produce request's appends leave for after its handler (Kafka:
+    /// `addCompletePurgatoryAction`), in one list reused by every request.
+    pub(super) deferred_actions: Vec<(TopicPartition, LeaderHwChange, Option<EventId>)>,
+    /// What a produce purgatory call completed or expired, in one list reused by every call
+    /// (most calls complete a request, so a fresh list would be an allocation each).
+    pub(super) produce_done: Vec<ProduceDone>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -142,7 +147,8 @@ impl Broker {
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
             watch_keys: Vec::new(),
-            fetch_reads: Vec::new(),
+            deferred_actions: Vec::new(),
+            produce_done: Vec::new(),
         }
     }
 

@@ -2,12 +2,11 @@
 //! `Partition.updateFollowerFetchState`) and the follower long-poll parked as a `DelayedFetch`.
 //! The follower's own loop is in `fetcher.rs`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::broker::{Broker, Ctx, Outgoing};
 use super::errors::ErrorCode;
+use super::fetch_buffers::FetchBuffers;
 use super::hosted::HostedPartitions;
 use super::log::{Batch, EpochEntry};
 use super::metadata::BrokerRegistry;
@@ -79,21 +78,34 @@ pub struct FetcherPartition {
 /// Kafka: a `ReplicaFetcherThread` for one leader (`num.replica.fetchers` = 1).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Fetcher {
-    pub partitions: BTreeMap<TopicPartition, FetcherPartition>,
+    /// Sorted by topic-partition. A fetcher has a handful of partitions and every fetch walks
+    /// them all, which a list does faster than a tree.
+    pub partitions: Vec<(TopicPartition, FetcherPartition)>,
     /// The session of the fetch in flight, if any.
     pub in_flight: Option<u64>,
     /// When the last fetch left.
     pub last_sent_ms: u64,
 }
 
+impl Fetcher {
+    pub fn partition_mut(&mut self, tp: TopicPartition) -> Option<&mut FetcherPartition> {
+        let i = self
+            .partitions
+            .binary_search_by_key(&tp, |&(k, _)| k)
+            .ok()?;
+        Some(&mut self.partitions[i].1)
+    }
+}
+
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
 /// without touching the follower's state: errors, divergence, or the records from the fetch
 /// offset to the log end offset. `stale_incarnation` is [`is_stale_incarnation`] for the whole
-/// request.
+/// request. Records read go into a list from `buffers`.
 fn read_partition(
     partitions: &HostedPartitions,
     stale_incarnation: bool,
     part: &FetchPartitionRequest,
+    buffers: &mut FetchBuffers,
 ) -> FetchPartitionData {
     let mut data = FetchPartitionData {
         tp: part.tp,
@@ -148,7 +160,11 @@ fn read_partition(
         });
         return data;
     }
-    data.batches = p.log.read(part.fetch_offset);
+    if part.fetch_offset < p.log_end_offset() {
+        // Most reads of a parked fetch find nothing: only a read with records takes a list.
+        data.batches = buffers.batch_list();
+        p.log.read_into(part.fetch_offset, &mut data.batches);
+    }
     data
 }
 
@@ -194,15 +210,23 @@ impl Hooks<DelayedFetch> for FetchHooks<'_, '_> {
     }
 
     /// Kafka: `DelayedFetch.onComplete` reads the logs again (`readFromPurgatory`), which does
-    /// not update the follower's state a second time.
+    /// not update the follower's state a second time. A completed fetch is never tried again,
+    /// so its partition list goes back to the buffers, though the op may linger on other watch
+    /// lists.
     fn on_complete(&mut self, _id: OpId, op: &mut DelayedFetch, _how: Completion) {
-        let request = &op.request;
+        let request = &mut op.request;
         let stale_incarnation = is_stale_incarnation(self.registry, request);
-        let partitions = request
-            .partitions
-            .iter()
-            .map(|part| read_partition(self.partitions, stale_incarnation, part))
-            .collect();
+        let buffers = &mut *self.ctx.fetch_buffers;
+        let mut partitions = buffers.response_list();
+        for part in &request.partitions {
+            partitions.push(read_partition(
+                self.partitions,
+                stale_incarnation,
+                part,
+                buffers,
+            ));
+        }
+        buffers.recycle_request(std::mem::take(&mut request.partitions));
         let response = FetchResponse {
             follower: request.follower,
             leader: request.leader,
@@ -230,15 +254,14 @@ impl Broker {
             partitions: parts,
         });
         let mut answer_now = request.max_wait_ms == 0;
-        let mut read = std::mem::take(&mut self.fetch_reads);
-        read.reserve(request.partitions.len());
+        let mut read = ctx.fetch_buffers.response_list();
         // Updating follower states below changes no registration.
         let stale_incarnation = is_stale_incarnation(&self.registry, &request);
         for part in &request.partitions {
             // Kafka: `Partition.fetchRecords` reads the log (and the HW it will report) before
             // `updateFollowerFetchState`, so an immediate answer carries the HW as it was before
             // this very fetch moved it.
-            let data = read_partition(&self.partitions, stale_incarnation, part);
+            let data = read_partition(&self.partitions, stale_incarnation, part, ctx.fetch_buffers);
             let usable = !data.error.is_error() && data.diverging.is_none();
             answer_now |= !usable || data.log_end_offset > part.fetch_offset;
             read.push(data);
@@ -254,19 +277,18 @@ impl Broker {
             }
         }
         if answer_now {
-            let partitions = read;
             let response = FetchResponse {
                 follower,
                 leader,
                 session: request.session,
-                partitions,
+                partitions: read,
             };
+            ctx.fetch_buffers.recycle_request(request.partitions);
             send_fetch_response(response, received, ctx);
             return;
         }
         // Nothing to return: park it (Kafka: `DelayedFetch` watched on every partition).
-        read.clear();
-        self.fetch_reads = read;
+        ctx.fetch_buffers.recycle_response(read);
         let keys = &mut self.watch_keys;
         keys.clear();
         keys.extend(request.partitions.iter().map(|p| p.tp));

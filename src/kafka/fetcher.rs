@@ -26,19 +26,24 @@ impl Broker {
             .retain(|leader, _| wanted.contains_key(leader));
         for (leader, parts) in wanted {
             let fetcher = self.fetchers.entry(leader).or_default();
-            fetcher.partitions.retain(|tp, _| parts.contains_key(tp));
-            for (tp, epoch) in parts {
-                let entry = fetcher.partitions.entry(tp).or_insert(FetcherPartition {
-                    leader_epoch: epoch,
-                    delayed_until_ms: 0,
-                });
-                if entry.leader_epoch != epoch {
-                    *entry = FetcherPartition {
+            // A partition keeps its state (its back-off) while its leader epoch stays the same;
+            // `parts` iterates in order, so the list comes out sorted.
+            let before = std::mem::take(&mut fetcher.partitions);
+            fetcher.partitions = parts
+                .into_iter()
+                .map(|(tp, epoch)| {
+                    let kept = before
+                        .binary_search_by_key(&tp, |&(k, _)| k)
+                        .ok()
+                        .map(|i| before[i].1)
+                        .filter(|fp| fp.leader_epoch == epoch);
+                    let fresh = FetcherPartition {
                         leader_epoch: epoch,
                         delayed_until_ms: 0,
                     };
-                }
-            }
+                    (tp, kept.unwrap_or(fresh))
+                })
+                .collect();
         }
         self.send_idle_fetches(cause, ctx);
     }
@@ -70,9 +75,9 @@ impl Broker {
             return;
         }
         let now = ctx.now_ms;
-        let mut partitions = Vec::with_capacity(fetcher.partitions.len());
+        let mut partitions = ctx.fetch_buffers.request_list();
         let mut next_ready: Option<u64> = None;
-        for (&tp, fp) in &fetcher.partitions {
+        for &(tp, fp) in &fetcher.partitions {
             if fp.delayed_until_ms > now {
                 next_ready =
                     Some(next_ready.map_or(fp.delayed_until_ms, |t| t.min(fp.delayed_until_ms)));
@@ -87,6 +92,7 @@ impl Broker {
             });
         }
         if partitions.is_empty() {
+            ctx.fetch_buffers.recycle_request(partitions);
             if let Some(at_ms) = next_ready {
                 ctx.send(
                     Outgoing::FetcherWake {
@@ -141,7 +147,7 @@ impl Broker {
         let sent_ms = fetcher.last_sent_ms;
         let backoff_until = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
         for data in &response.partitions {
-            let Some(fp) = fetcher.partitions.get_mut(&data.tp) else {
+            let Some(fp) = fetcher.partition_mut(data.tp) else {
                 continue;
             };
             let Some(p) = self.partitions.get_mut(&data.tp) else {
@@ -209,6 +215,7 @@ impl Broker {
             .partitions
             .iter()
             .all(|d| d.records() == 0 && d.diverging.is_none());
+        ctx.fetch_buffers.recycle_response(response.partitions);
         if empty && sent_ms == ctx.now_ms {
             // With no network delay and no fetch wait, an empty round trip takes no simulated
             // time; a real fetcher loop still takes some, so the next fetch leaves 1 ms later
@@ -243,7 +250,7 @@ impl Broker {
         }
         fetcher.in_flight = None;
         let retry_at_ms = ctx.now_ms + ctx.config.replica_fetch_backoff_ms();
-        for fp in fetcher.partitions.values_mut() {
+        for (_, fp) in &mut fetcher.partitions {
             fp.delayed_until_ms = retry_at_ms;
         }
         let follower = self.id;

@@ -104,8 +104,14 @@ impl Log {
     /// the log end offset (isolation `LOG_END`).
     pub fn read(&self, from: u64) -> Vec<Batch> {
         let mut out = Vec::new();
+        self.read_into(from, &mut out);
+        out
+    }
+
+    /// [`Self::read`], appending to `out` (a list the caller reuses).
+    pub fn read_into(&self, from: u64, out: &mut Vec<Batch>) {
         if from >= self.log_end_offset {
-            return out;
+            return;
         }
         let oldest_known = self
             .recent
@@ -132,7 +138,7 @@ impl Log {
             .rev()
             .take_while(|b| b.end_offset() > at)
             .count();
-        out.reserve_exact(unread);
+        out.reserve(unread);
         for batch in self.recent.range(self.recent.len() - unread..) {
             let skip = at.saturating_sub(batch.base_offset);
             out.push(Batch {
@@ -142,7 +148,6 @@ impl Log {
             });
             at = batch.end_offset();
         }
-        out
     }
 
     /// The epoch that wrote `offset` and where that epoch's records end.
@@ -160,6 +165,15 @@ impl Log {
     /// and the offset where it ends (the next epoch's start, or the log end offset). `None` when
     /// the log knows no epoch that old.
     pub fn end_offset_for_epoch(&self, epoch: u32) -> Option<EpochEntry> {
+        // Every follower fetch asks, nearly always about the latest epoch: answer that without
+        // the search (it would find the last entry, which ends at the log end offset).
+        let latest = self.epochs.last()?;
+        if latest.epoch <= epoch {
+            return Some(EpochEntry {
+                epoch: latest.epoch,
+                start_offset: self.log_end_offset,
+            });
+        }
         let i = self.epochs.partition_point(|e| e.epoch <= epoch);
         if i == 0 {
             return None;

@@ -11,6 +11,7 @@
 //! - `produce`: `DelayedProduce` and `appendRecords`;
 //! - `fetch`: follower fetches at the leader and `DelayedFetch`;
 //! - `fetcher`: the follower's fetch loop;
+//! - `fetch_buffers`: spare lists the fetch messages reuse;
 //! - `broker`: one broker process tying these together;
 //! - `requests`: the client's view of each produce request.
 
@@ -19,6 +20,7 @@ pub mod config;
 pub mod controller;
 pub mod errors;
 pub mod fetch;
+pub mod fetch_buffers;
 mod fetcher;
 pub mod hosted;
 pub mod log;

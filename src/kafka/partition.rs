@@ -3,14 +3,12 @@
 //! Everything here is pure state transition; the broker decides what to do with the results
 //! (which keys to check, what to send).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::errors::ErrorCode;
 use super::log::{Batch, Log};
 use super::metadata::BrokerRegistry;
-use super::replica::ReplicaState;
+use super::replica::{RemoteReplicas, ReplicaState};
 use super::TopicPartition;
 use crate::sim::action::BrokerId;
 
@@ -98,7 +96,7 @@ pub struct Partition {
     pub log: Log,
     pub high_watermark: u64,
     /// Leader only: what this leader knows of each follower.
-    pub remote_replicas: BTreeMap<BrokerId, ReplicaState>,
+    pub remote_replicas: RemoteReplicas,
     /// Leader only: the log end offset when this broker became leader of the current epoch.
     pub leader_epoch_start_offset: Option<u64>,
 }
@@ -116,7 +114,7 @@ impl Partition {
                 .map(|&b| (b, ReplicaState::initial()))
                 .collect()
         } else {
-            BTreeMap::new()
+            RemoteReplicas::default()
         };
         let mut log = Log::default();
         log.assign_epoch_start_offset(0);
@@ -167,6 +165,15 @@ impl Partition {
         isr
     }
 
+    /// The size of [`Self::maximal_isr`], without building it (every produce completion asks).
+    fn maximal_isr_len(&self) -> usize {
+        let pending = match self.isr_state {
+            IsrState::PendingExpand { replica } => !self.isr.contains(&replica),
+            _ => false,
+        };
+        self.isr.len() + usize::from(pending)
+    }
+
     fn in_maximal_isr(&self, broker: BrokerId) -> bool {
         self.isr.contains(&broker) || self.isr_state == IsrState::PendingExpand { replica: broker }
     }
@@ -204,7 +211,7 @@ impl Partition {
         let leader_end = self.log_end_offset();
         let mut candidate = Some(leader_end);
         let mut bound = HwBound::LeaderLogEnd;
-        for (&broker, state) in &self.remote_replicas {
+        for (broker, state) in self.remote_replicas.iter() {
             let behind = match (state.log_end_offset, candidate) {
                 (_, None) => false,
                 (None, Some(_)) => true,
@@ -246,7 +253,7 @@ impl Partition {
         if self.high_watermark < required_offset {
             return (false, ErrorCode::None);
         }
-        if self.effective_min_isr(min_insync_replicas) <= self.maximal_isr().len() {
+        if self.effective_min_isr(min_insync_replicas) <= self.maximal_isr_len() {
             (true, ErrorCode::None)
         } else {
             (true, ErrorCode::NotEnoughReplicasAfterAppend)
@@ -459,5 +466,36 @@ impl Partition {
     pub fn truncate_to(&mut self, offset: u64) {
         self.log.truncate_to(offset);
         self.high_watermark = self.high_watermark.min(self.log_end_offset());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maximal_isr_len_is_the_maximal_isr_size() {
+        let tp = TopicPartition {
+            topic: 0,
+            partition: 0,
+        };
+        let replicas = vec![BrokerId(0), BrokerId(1), BrokerId(2)];
+        let mut p = Partition::initial(tp, BrokerId(0), replicas);
+        p.isr = vec![BrokerId(0), BrokerId(1)];
+        for state in [
+            IsrState::Committed,
+            IsrState::PendingExpand {
+                replica: BrokerId(2),
+            },
+            IsrState::PendingExpand {
+                replica: BrokerId(1),
+            },
+            IsrState::PendingShrink {
+                out_of_sync: vec![BrokerId(1)],
+            },
+        ] {
+            p.isr_state = state;
+            assert_eq!(p.maximal_isr_len(), p.maximal_isr().len());
+        }
     }
 }

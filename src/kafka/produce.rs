@@ -48,7 +48,7 @@ pub struct ProduceCall {
 }
 
 /// What the produce purgatory's hooks report back, in the order it happened.
-enum ProduceDone {
+pub(super) enum ProduceDone {
     Completed {
         op: OpId,
         request: RequestIdx,
@@ -122,17 +122,18 @@ impl Broker {
         partitions: &'a HostedPartitions,
         requests: &'a mut RequestLog,
         config: &Config,
+        done: Vec<ProduceDone>,
     ) -> ProduceHooks<'a> {
         ProduceHooks {
             partitions,
             requests,
             min_insync_replicas: config.min_insync_replicas,
-            done: Vec::new(),
+            done,
         }
     }
 
     /// Kafka: `ReplicaManager.appendRecords` and what `KafkaApis` does around it.
-    pub fn handle_produce(&mut self, call: ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
+    pub fn handle_produce(&mut self, call: &ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
         if !matches!(call.acks, -1..=1) {
             // Kafka: `isValidRequiredAcks` fails: every partition INVALID_REQUIRED_ACKS, nothing
             // appended.
@@ -156,7 +157,7 @@ impl Broker {
             return;
         }
         let mut statuses = Vec::with_capacity(call.partitions.len());
-        let mut deferred = Vec::new();
+        let mut deferred = std::mem::take(&mut self.deferred_actions);
         for &(slot, tp, count) in &call.partitions {
             match self.append_to_local_log(call.request, slot, tp, count, call.acks, cause, ctx) {
                 Ok((status, change, appended)) => {
@@ -169,7 +170,7 @@ impl Broker {
         let failed = statuses.iter().filter(|s| s.error.is_error()).count();
         // Kafka: `delayedProduceRequestRequired`.
         if call.acks == -1 && !statuses.is_empty() && failed < statuses.len() {
-            self.add_delayed_produce(&call, statuses, cause, ctx);
+            self.add_delayed_produce(call, statuses, cause, ctx);
         } else {
             let broker = self.id;
             let request = ctx.request_id(call.request);
@@ -183,12 +184,13 @@ impl Broker {
         }
         // Kafka: `addCompletePurgatoryAction`, drained by `tryCompleteActions` after the request
         // handler: INCREASED wakes produce and fetch waiters, SAME wakes only fetches.
-        for (tp, change, appended) in deferred {
+        for (tp, change, appended) in deferred.drain(..) {
             match change {
                 LeaderHwChange::Increased => self.complete_delayed_requests(&[tp], appended, ctx),
                 LeaderHwChange::Same => self.check_and_complete_fetch(tp, appended, ctx),
             }
         }
+        self.deferred_actions = deferred;
     }
 
     /// Kafka: `appendToLocalLog` for one partition, then `buildProducePartitionStatus`.
@@ -232,7 +234,7 @@ impl Broker {
                 return Err(self.reject(request, slot, tp, error, why, cause, ctx));
             }
         };
-        ctx.requests.get_mut(request).partitions[slot].base_offset = batch.base_offset as i64;
+        ctx.requests.partitions_mut(request)[slot].base_offset = batch.base_offset as i64;
         let p = &self.partitions[&tp];
         let (broker, name, request_id) = (self.id, ctx.tp_name(tp), ctx.request_id(request));
         let (leader_epoch, log_end_offset) = (p.leader_epoch, p.log_end_offset());
@@ -335,7 +337,12 @@ impl Broker {
         } else {
             Vec::new()
         };
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
             op,
             &self.watch_keys,
@@ -396,7 +403,12 @@ impl Broker {
         if before == 0 {
             return;
         }
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let completed = self.produce_purgatory.check_and_complete(&key, &mut hooks);
         let done = hooks.done;
         let (broker, name, still_watched) = (
@@ -417,7 +429,12 @@ impl Broker {
     /// The produce purgatory's reaper step: expiries, then a purge if due.
     pub fn produce_reaper_step(&mut self, ctx: &mut Ctx) {
         let estimated_before = self.produce_purgatory.estimated_total_operations();
-        let mut hooks = Self::produce_hooks(&self.partitions, ctx.requests, ctx.config);
+        let mut hooks = Self::produce_hooks(
+            &self.partitions,
+            ctx.requests,
+            ctx.config,
+            std::mem::take(&mut self.produce_done),
+        );
         let purged = self.produce_purgatory.advance_clock(ctx.now_ms, &mut hooks);
         let done = hooks.done;
         self.finish_produce_ops(done, None, ctx);
@@ -433,16 +450,17 @@ impl Broker {
     }
 
     /// Turns completions into responses (Kafka: `onComplete` → `sendResponseCallback`) and
-    /// expirations into metrics (`onExpiration` → `ExpiresPerSec`).
+    /// expirations into metrics (`onExpiration` → `ExpiresPerSec`), then keeps the emptied list
+    /// for the next purgatory call.
     fn finish_produce_ops(
         &mut self,
-        done: Vec<ProduceDone>,
+        mut done: Vec<ProduceDone>,
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) {
         let broker = self.id;
         let mut completed_event = cause;
-        for item in done {
+        for item in done.drain(..) {
             match item {
                 ProduceDone::Completed { op, request, how } => {
                     let request_id = ctx.request_id(request);
@@ -477,6 +495,7 @@ impl Broker {
                 }
             }
         }
+        self.produce_done = done;
     }
 
     /// Kafka: `KafkaApis.sendResponseCallback`: a response for acks 1 and -1; for acks 0 none,
@@ -484,14 +503,15 @@ impl Broker {
     /// the request's record ([`record_statuses`]).
     fn send_produce_response(&self, request: RequestIdx, cause: Option<EventId>, ctx: &mut Ctx) {
         let now = ctx.now_ms;
-        let record = ctx.requests.get_mut(request);
         let broker = self.id;
-        if record.acks == 0 {
-            if record
-                .partitions
+        if ctx.requests.get(request).acks == 0 {
+            let failed = ctx
+                .requests
+                .partitions(request)
                 .iter()
-                .any(|p| p.error.is_some_and(|e| e.is_error()))
-            {
+                .any(|p| p.error.is_some_and(|e| e.is_error()));
+            if failed {
+                let record = ctx.requests.get_mut(request);
                 record.connection_closed = true;
                 let request_id = record.id.to_string();
                 ctx.emit(cause, || Event::ConnectionClosed {
@@ -502,12 +522,13 @@ impl Broker {
             }
             return;
         }
-        let latency_ms = now - record.received_ms;
+        let latency_ms = now - ctx.requests.get(request).received_ms;
         ctx.requests.respond(request, now);
         if ctx.trace.enabled() {
             let record = ctx.requests.get(request);
-            let partitions = record
-                .partitions
+            let partitions = ctx
+                .requests
+                .partitions(request)
                 .iter()
                 .map(|p| PartitionOutcome {
                     tp: format!("{}-{}", p.topic, p.partition),
@@ -552,8 +573,8 @@ fn record_statuses(
     request: RequestIdx,
     statuses: &[ProducePartitionStatus],
 ) {
-    let record = requests.get_mut(request);
+    let partitions = requests.partitions_mut(request);
     for s in statuses {
-        record.partitions[s.slot].error = Some(s.error);
+        partitions[s.slot].error = Some(s.error);
     }
 }

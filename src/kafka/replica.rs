@@ -1,7 +1,9 @@
-//! What a leader knows of one follower (Kafka's `Replica` / `ReplicaState`): only what that
+//! What a leader knows of its followers (Kafka's `Replica` / `ReplicaState`): only what each
 //! follower's fetches told it.
 
 use serde::Serialize;
+
+use super::BrokerId;
 
 /// Kafka: `ReplicaState`, replaced as a whole on each update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -101,6 +103,55 @@ impl ReplicaState {
     }
 }
 
+/// What a leader knows of each follower, in broker order (what a `BTreeMap` keyed by broker
+/// gave). A partition has a handful of replicas, and every follower fetch looks its state up
+/// and walks them all to move the HW: a sorted list does both faster than a tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RemoteReplicas(Vec<(BrokerId, ReplicaState)>);
+
+impl RemoteReplicas {
+    pub fn get(&self, broker: &BrokerId) -> Option<&ReplicaState> {
+        let i = self.position(broker).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    pub fn get_mut(&mut self, broker: &BrokerId) -> Option<&mut ReplicaState> {
+        let i = self.position(broker).ok()?;
+        Some(&mut self.0[i].1)
+    }
+
+    /// Sets a follower's state, keeping the broker order.
+    pub fn insert(&mut self, broker: BrokerId, state: ReplicaState) {
+        match self.position(&broker) {
+            Ok(i) => self.0[i].1 = state,
+            Err(i) => self.0.insert(i, (broker, state)),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// In broker order.
+    pub fn iter(&self) -> impl Iterator<Item = (BrokerId, &ReplicaState)> {
+        self.0.iter().map(|(b, s)| (*b, s))
+    }
+
+    fn position(&self, broker: &BrokerId) -> Result<usize, usize> {
+        self.0.binary_search_by_key(broker, |&(b, _)| b)
+    }
+}
+
+impl FromIterator<(BrokerId, ReplicaState)> for RemoteReplicas {
+    fn from_iter<I: IntoIterator<Item = (BrokerId, ReplicaState)>>(iter: I) -> Self {
+        let mut replicas = RemoteReplicas::default();
+        for (broker, state) in iter {
+            replicas.insert(broker, state);
+        }
+        replicas
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +179,25 @@ mod tests {
         // A fetch that reaches neither leaves it.
         let r3 = r2.after_fetch(5, 900, 20, 1);
         assert_eq!(r3.last_caught_up_time_ms, 100);
+    }
+
+    #[test]
+    fn remote_replicas_stay_in_broker_order() {
+        let state = |leo| ReplicaState {
+            log_end_offset: Some(leo),
+            ..ReplicaState::initial()
+        };
+        let mut replicas: RemoteReplicas = [(BrokerId(2), state(2)), (BrokerId(0), state(0))]
+            .into_iter()
+            .collect();
+        replicas.insert(BrokerId(1), state(1));
+        replicas.insert(BrokerId(2), state(5));
+        let order: Vec<_> = replicas
+            .iter()
+            .map(|(b, s)| (b.0, s.log_end_offset))
+            .collect();
+        assert_eq!(order, [(0, Some(0)), (1, Some(1)), (2, Some(5))]);
+        assert_eq!(replicas.get(&BrokerId(1)), Some(&state(1)));
+        assert!(replicas.get(&BrokerId(3)).is_none());
     }
 }

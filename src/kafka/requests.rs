@@ -35,7 +35,6 @@ pub struct ProduceRecord {
     pub received_ms: u64,
     pub responded_ms: Option<u64>,
     pub connection_closed: bool,
-    pub partitions: Vec<PartitionAnswer>,
 }
 
 impl ProduceRecord {
@@ -45,15 +44,58 @@ impl ProduceRecord {
     }
 }
 
+/// Every request of the run, kept to the end for the result document. A long run keeps
+/// millions, so the partition answers of all requests share one list instead of each request
+/// allocating its own: request `i` owns `answers[starts[i]..starts[i + 1]]` (to the end, for the
+/// last).
 #[derive(Clone, Debug, Default)]
 pub struct RequestLog {
     records: Vec<ProduceRecord>,
+    starts: Vec<usize>,
+    answers: Vec<PartitionAnswer>,
 }
 
 impl RequestLog {
-    pub fn push(&mut self, record: ProduceRecord) -> RequestIdx {
+    pub fn push(
+        &mut self,
+        record: ProduceRecord,
+        partitions: impl IntoIterator<Item = PartitionAnswer>,
+    ) -> RequestIdx {
         self.records.push(record);
+        self.starts.push(self.answers.len());
+        self.answers.extend(partitions);
         (self.records.len() - 1) as RequestIdx
+    }
+
+    /// The request's partitions, in request order.
+    pub fn partitions(&self, idx: RequestIdx) -> &[PartitionAnswer] {
+        &self.answers[self.span(idx)]
+    }
+
+    pub fn partitions_mut(&mut self, idx: RequestIdx) -> &mut [PartitionAnswer] {
+        let span = self.span(idx);
+        &mut self.answers[span]
+    }
+
+    fn span(&self, idx: RequestIdx) -> std::ops::Range<usize> {
+        let i = idx as usize;
+        let end = self
+            .starts
+            .get(i + 1)
+            .copied()
+            .unwrap_or(self.answers.len());
+        self.starts[i]..end
+    }
+
+    /// Every request with its partitions, in the order they arrived.
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&ProduceRecord, &[PartitionAnswer])> + ExactSizeIterator
+    {
+        self.records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r, self.partitions(i as RequestIdx)))
     }
 
     pub fn get(&self, idx: RequestIdx) -> &ProduceRecord {

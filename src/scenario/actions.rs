@@ -3,6 +3,7 @@
 //! (`UNKNOWN_TOPIC_OR_PARTITION`) and electing a leader for one does nothing, both at run time.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -134,7 +135,7 @@ fn read_action(value: &Value, path: &Path, limits: &ActionLimits) -> Read<TimedA
 
 fn read_produce(fields: &Object, path: &Path, limits: &ActionLimits) -> Read<ProduceSpec> {
     let id = required(fields, path, "id", "a non-empty string")?;
-    let id = non_empty_string(id, &path.key("id"))?.to_owned();
+    let id = Rc::from(non_empty_string(id, &path.key("id"))?);
     let acks = required(fields, path, "acks", ACKS)?;
     let acks = read_acks(acks, &path.key("acks"))?;
     let records = required(fields, path, "records", RECORDS)?;
@@ -187,7 +188,7 @@ fn read_records(value: &Value, path: &Path) -> Read<Vec<RecordBatchSpec>> {
         )?;
         check_fields(fields, &item_path, RECORD_FIELDS)?;
         let topic = required(fields, &item_path, "topic", "a string")?;
-        let topic = string(topic, &item_path.key("topic"))?.to_owned();
+        let topic = Rc::from(string(topic, &item_path.key("topic"))?);
         let partition = required(fields, &item_path, "partition", "an integer")?;
         let partition = integer(partition, &item_path.key("partition"), ANY_I64)? as i64;
         let count = required(fields, &item_path, "count", &COUNT.describe_range())?;

@@ -45,7 +45,7 @@ impl<'a> ActionText<'a> {
         };
         match &timed.action {
             Action::Produce(spec) => {
-                text.id = Some(&spec.id);
+                text.id = Some(&*spec.id);
                 text.acks = Some(spec.acks);
                 text.records = Some(&spec.records);
                 text.timeout_ms = spec.timeout_ms;

@@ -1,6 +1,8 @@
 //! What a person or a scenario file can do to the cluster. The page sends the same values as the
 //! scenario's `actions`, so a recorded session replays as a scenario.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 pub use crate::kafka::BrokerId;
@@ -10,7 +12,9 @@ pub use crate::kafka::BrokerId;
 /// (`UNKNOWN_TOPIC_OR_PARTITION`), not a file error.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RecordBatchSpec {
-    pub topic: String,
+    /// An `Rc<str>`, so that a program generating many requests can name a topic without a copy
+    /// per request.
+    pub topic: Rc<str>,
     pub partition: i64,
     pub count: u32,
 }
@@ -18,8 +22,9 @@ pub struct RecordBatchSpec {
 /// One ProduceRequest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProduceSpec {
-    /// Unique within a scenario.
-    pub id: String,
+    /// Unique within a scenario. Shared with the request log and the result document, which
+    /// keep every request's id for the whole run.
+    pub id: Rc<str>,
     /// Kafka's `acks` field; anything but -1, 0 and 1 gets `INVALID_REQUIRED_ACKS`.
     pub acks: i64,
     pub records: Vec<RecordBatchSpec>,
@@ -34,9 +39,9 @@ impl ProduceSpec {
     /// A request for `count` records to one partition, with the config's timeout, sent to the
     /// partition's leader.
     pub fn one_partition(
-        id: impl Into<String>,
+        id: impl Into<Rc<str>>,
         acks: i64,
-        topic: &str,
+        topic: impl Into<Rc<str>>,
         partition: i64,
         count: u32,
     ) -> Self {
@@ -44,7 +49,7 @@ impl ProduceSpec {
             id: id.into(),
             acks,
             records: vec![RecordBatchSpec {
-                topic: topic.to_string(),
+                topic: topic.into(),
                 partition,
                 count,
             }],

@@ -48,46 +48,51 @@ impl Simulation {
     /// One ProduceRequest reaching its broker: KafkaApis filters unknown partitions first, then
     /// `appendRecords` takes the rest.
     fn produce(&mut self, spec: &ProduceSpec) {
-        let resolved: Vec<_> = spec
-            .records
-            .iter()
-            .map(|r| self.resolve(&r.topic, r.partition))
-            .collect();
+        // What `appendRecords` will get: the partitions that exist, with their slots in the
+        // request, in slot order (so a slot missing from it is an unknown partition). The list
+        // is the one the previous request used.
+        let mut existing = std::mem::take(&mut self.produce_partitions);
+        existing.clear();
+        existing.extend(spec.records.iter().enumerate().filter_map(|(slot, r)| {
+            let tp = self.resolve(&r.topic, r.partition)?;
+            Some((slot, tp, u64::from(r.count)))
+        }));
+        let unknown = |slot: usize| existing.binary_search_by_key(&slot, |p| p.0).is_err();
         let broker = spec.broker.unwrap_or_else(|| {
-            resolved
+            existing
                 .iter()
-                .flatten()
-                .find_map(|tp| self.controller.partitions[tp].leader)
+                .find_map(|(_, tp, _)| self.controller.partitions[tp].leader)
                 .unwrap_or(BrokerId(0))
         });
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
         let down = (broker.0 as usize) >= self.brokers.len() || !self.is_running(broker);
+        // Borrows only the names, so the answers can go straight into the request log.
+        let topics = &self.topic_names_shared;
         let partitions = spec
             .records
             .iter()
-            .zip(&resolved)
-            .map(|(r, tp)| PartitionAnswer {
-                topic: self.shared_topic_name(&r.topic),
+            .enumerate()
+            .map(|(slot, r)| PartitionAnswer {
+                topic: shared_topic_name(topics, &r.topic),
                 partition: r.partition,
-                error: (tp.is_none() && !down).then_some(ErrorCode::UnknownTopicOrPartition),
+                error: (unknown(slot) && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,
                 count: u64::from(r.count),
-            })
-            .collect();
-        let request = self.requests.push(ProduceRecord {
-            id: Rc::from(spec.id.as_str()),
+            });
+        let record = ProduceRecord {
+            id: Rc::clone(&spec.id),
             broker,
             acks: spec.acks,
             timeout_ms,
             received_ms: self.now_ms,
             responded_ms: None,
             connection_closed: down,
-            partitions,
-        });
+        };
+        let request = self.requests.push(record, partitions);
         let received = self
             .trace
             .emit(self.now_ms, None, || Event::ProduceReceived {
-                request: spec.id.clone(),
+                request: spec.id.to_string(),
                 broker,
                 acks: spec.acks,
                 timeout_ms,
@@ -101,18 +106,18 @@ impl Simulation {
             let reason = format!("broker {broker} is down: the connection is refused");
             self.trace
                 .emit(self.now_ms, received, || Event::ConnectionClosed {
-                    request: spec.id.clone(),
+                    request: spec.id.to_string(),
                     broker,
                     reason,
                 });
             return;
         }
-        for (r, tp) in spec.records.iter().zip(&resolved) {
-            if tp.is_none() {
+        for (slot, r) in spec.records.iter().enumerate() {
+            if unknown(slot) {
                 let tp = format!("{}-{}", r.topic, r.partition);
                 self.trace
                     .emit(self.now_ms, received, || Event::ProducePartitionRejected {
-                        request: spec.id.clone(),
+                        request: spec.id.to_string(),
                         broker,
                         tp,
                         error: ErrorCode::UnknownTopicOrPartition.name(),
@@ -124,15 +129,10 @@ impl Simulation {
             request,
             acks: spec.acks,
             timeout_ms,
-            partitions: spec
-                .records
-                .iter()
-                .zip(&resolved)
-                .enumerate()
-                .filter_map(|(slot, (r, tp))| tp.map(|tp| (slot, tp, r.count as u64)))
-                .collect(),
+            partitions: existing,
         };
-        self.with_broker(broker, |b, ctx| b.handle_produce(call, received, ctx));
+        self.with_broker(broker, |b, ctx| b.handle_produce(&call, received, ctx));
+        self.produce_partitions = call.partitions;
         self.refresh_reaper_wake(broker);
     }
 
@@ -282,5 +282,13 @@ impl Simulation {
                     });
             }
         }
+    }
+}
+
+/// A topic name as an `Rc<str>`: the cluster's own copy when the topic exists.
+fn shared_topic_name(topics: &[Rc<str>], name: &str) -> Rc<str> {
+    match topics.iter().find(|t| t[..] == *name) {
+        Some(t) => Rc::clone(t),
+        None => Rc::from(name),
     }
 }

@@ -74,9 +74,8 @@ impl Simulation {
     /// when the answer left. Nothing can shrink a log within the step that answered, so checking
     /// right after the step is checking at the answer.
     fn check_new_answers(&self, state: &mut InvariantState) -> Result<(), String> {
-        let records = self.requests.all();
-        state.answered.resize(records.len(), false);
-        for (i, record) in records.iter().enumerate() {
+        state.answered.resize(self.requests.len(), false);
+        for (i, (record, partitions)) in self.requests.iter().enumerate() {
             if state.answered[i] || record.responded_ms.is_none() {
                 continue;
             }
@@ -84,7 +83,7 @@ impl Simulation {
             if record.acks != -1 || record.responded_ms != Some(self.now_ms) {
                 continue;
             }
-            for part in &record.partitions {
+            for part in partitions {
                 if part.error != Some(ErrorCode::None) {
                     continue;
                 }

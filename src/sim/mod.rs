@@ -23,6 +23,7 @@ use std::rc::Rc;
 use crate::kafka::broker::{Broker, Ctx, Outgoing};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
+use crate::kafka::fetch_buffers::FetchBuffers;
 use crate::kafka::hosted::HostedPartitions;
 use crate::kafka::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use crate::kafka::partition::Partition;
@@ -69,6 +70,9 @@ pub struct Simulation {
     record_actions: bool,
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
+    fetch_buffers: FetchBuffers,
+    /// The partition list of the produce request being applied, kept for the next one.
+    produce_partitions: Vec<(usize, TopicPartition, u64)>,
 }
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
@@ -149,6 +153,8 @@ impl Simulation {
             record_actions: true,
             trace: Trace::new(trace),
             outbox: Vec::new(),
+            fetch_buffers: FetchBuffers::default(),
+            produce_partitions: Vec::new(),
             config,
         };
         sim.start();
@@ -322,6 +328,7 @@ impl Simulation {
             outbox: &mut self.outbox,
             trace: &mut self.trace,
             requests: &mut self.requests,
+            fetch_buffers: &mut self.fetch_buffers,
         };
         f(&mut self.brokers[broker.0 as usize], &mut ctx)
     }
@@ -329,9 +336,8 @@ impl Simulation {
     /// Turns what the handlers sent into scheduled deliveries.
     fn flush_outbox(&mut self) {
         let d = self.config.network_delay_ms;
-        // Drained and handed back, so the buffer's capacity is reused event after event.
-        let mut outbox = std::mem::take(&mut self.outbox);
-        for (out, cause) in outbox.drain(..) {
+        // Drained in place, so the buffer's capacity is reused event after event.
+        for (out, cause) in self.outbox.drain(..) {
             let (at_ms, what) = match out {
                 Outgoing::Fetch(request) => (self.now_ms + d, Scheduled::FetchArrives(request)),
                 Outgoing::FetchResponse(response) => {
@@ -356,7 +362,6 @@ impl Simulation {
                 self.agenda.schedule(at_ms, what, cause);
             }
         }
-        self.outbox = outbox;
     }
 
     /// Schedules a reaper wake if the broker's purgatories need one earlier than planned.
@@ -421,14 +426,6 @@ impl Simulation {
     /// The result document at the current time.
     pub fn result(&self, name: &str, run_until_ms: u64) -> RunResult {
         report::build(self, name, run_until_ms)
-    }
-
-    /// A topic name as an `Rc<str>`: the cluster's own copy when the topic exists.
-    pub(crate) fn shared_topic_name(&self, name: &str) -> Rc<str> {
-        match self.topic_index(name) {
-            Some(t) => Rc::clone(&self.topic_names_shared[t as usize]),
-            None => Rc::from(name),
-        }
     }
 
     pub(crate) fn topic_index(&self, name: &str) -> Option<u32> {

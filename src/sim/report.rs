@@ -11,9 +11,8 @@ use crate::scenario::result::{
 pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResult {
     let responses = sim
         .requests
-        .all()
         .iter()
-        .map(|r| {
+        .map(|(r, partitions)| {
             // Errors are reported once answered (or decided, for acks=0); never-answered ones are null.
             let answered = r.responded_ms.is_some() || r.acks == 0;
             ResponseResult {
@@ -21,8 +20,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
                 received_ms: r.received_ms,
                 responded_ms: r.responded_ms,
                 connection_closed: r.connection_closed,
-                partitions: r
-                    .partitions
+                partitions: partitions
                     .iter()
                     .map(|p| PartitionResponseResult {
                         topic: Rc::clone(&p.topic),

@@ -35,14 +35,14 @@ pub fn op_label(id: OpId) -> String {
 pub fn snapshot(sim: &Simulation) -> Snapshot {
     let brokers: Vec<BrokerView> = sim.brokers().iter().map(|b| broker_view(sim, b)).collect();
     let (in_flight, in_flight_total) = in_flight(sim);
-    let all = sim.requests().all();
-    let requests_waiting = all.iter().filter(|r| r.is_waiting()).count();
+    let all = sim.requests();
+    let requests_waiting = all.all().iter().filter(|r| r.is_waiting()).count();
     let requests = all
         .iter()
         .rev()
         .take(MAX_REQUESTS)
         .rev()
-        .map(|r| RequestView {
+        .map(|(r, partitions)| RequestView {
             id: r.id.to_string(),
             broker: r.broker,
             acks: r.acks,
@@ -51,8 +51,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
             responded_ms: r.responded_ms,
             connection_closed: r.connection_closed,
             waiting: r.is_waiting(),
-            partitions: r
-                .partitions
+            partitions: partitions
                 .iter()
                 .map(|p| {
                     (
@@ -166,7 +165,7 @@ fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
         followers: if p.is_leader() {
             p.remote_replicas
                 .iter()
-                .map(|(&broker, r)| FollowerView {
+                .map(|(broker, r)| FollowerView {
                     broker,
                     log_end_offset: r.log_end_offset,
                     last_caught_up_time_ms: r.last_caught_up_time_ms,
