@@ -19,10 +19,14 @@ use super::OpId;
 /// compacted after a purge.
 const COMPACTION_SLACK: usize = 16;
 
-/// How many dropped lists' storage is kept for reuse, and the largest kept (a list that once held
-/// a burst gives its memory back).
-const MAX_SPARE: usize = 64;
-const MAX_SPARE_CAPACITY: usize = 1024;
+/// How many emptied lists stay registered under their key, idle, and the largest storage an idle
+/// list keeps (a list that once held a burst gives its memory back). Kafka removes a key whose
+/// list empties (`removeKeyIfEmpty`); a key's list empties and comes back every time one
+/// operation waits on it alone (each produce to an idle partition), which would cost a map insert
+/// and a removal per operation. An idle list holds nothing and no view or count shows it, so the
+/// difference cannot be seen from outside.
+const MAX_IDLE: usize = 64;
+const MAX_IDLE_CAPACITY: usize = 1024;
 
 struct WatchList<K> {
     key: K,
@@ -34,6 +38,8 @@ struct WatchList<K> {
     garbage: usize,
     /// The purge epoch in which this list was last queued for the purge (see `mark_garbage`).
     purge_mark: u64,
+    /// Emptied and kept for its key's next watch (see `MAX_IDLE`).
+    idle: bool,
 }
 
 /// Where an operation is watched: list numbers into [`Watchers`], one per key it was watched on.
@@ -51,9 +57,8 @@ pub(super) struct Watchers<K> {
     /// Numbers the purges, and the lists that gained garbage since the last one.
     purge_epoch: u64,
     lists_with_garbage: Vec<ListId>,
-    /// Storage of dropped lists, reused by new ones: a key's list empties and comes back every
-    /// time one operation waits on it alone (each produce to an idle partition).
-    spare: Vec<VecDeque<OpId>>,
+    /// How many lists are idle.
+    idle: usize,
     /// The lists of operations watched on more than `INLINE` keys, and the numbers free for reuse.
     spills: Vec<Vec<ListId>>,
     free_spills: Vec<usize>,
@@ -68,7 +73,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             total_live: 0,
             purge_epoch: 1,
             lists_with_garbage: Vec::new(),
-            spare: Vec::new(),
+            idle: 0,
             spills: Vec::new(),
             free_spills: Vec::new(),
         }
@@ -132,8 +137,10 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             None => self.create(key),
         };
         let watch_list = self.list_mut(list);
+        let was_idle = std::mem::replace(&mut watch_list.idle, false);
         watch_list.entries.push_back(id);
         watch_list.live += 1;
+        self.idle -= usize::from(was_idle);
         self.total_live += 1;
         list
     }
@@ -143,11 +150,11 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         std::mem::take(&mut self.list_mut(list).entries)
     }
 
-    /// Ends a walk: puts the surviving entries back, or drops the list (and its key) when
-    /// nothing is live on it any more (Kafka: `removeKeyIfEmpty`).
+    /// Ends a walk: puts the surviving entries back, or retires the list when nothing is live on
+    /// it any more (Kafka: `removeKeyIfEmpty`).
     pub fn finish_walk(&mut self, list: ListId, entries: VecDeque<OpId>) {
         self.list_mut(list).entries = entries;
-        self.drop_if_empty(list);
+        self.retire_if_empty(list);
     }
 
     /// An operation on `memberships` has just completed: its entries stay on their lists (and in
@@ -183,31 +190,41 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         self.total_live -= 1;
     }
 
-    /// Drops `list` if nothing is live on it; returns whether it did.
-    fn drop_if_empty(&mut self, list: ListId) -> bool {
-        if self.list(list).live > 0 {
+    /// Retires `list` if nothing is live on it, and returns whether it did: the list drops its
+    /// tombstones and stays idle under its key, or, when enough lists are idle already or it
+    /// holds much storage, is dropped with its key.
+    fn retire_if_empty(&mut self, list: ListId) -> bool {
+        let room = self.idle < MAX_IDLE;
+        let watch_list = self.list_mut(list);
+        if watch_list.live > 0 {
             return false;
         }
-        let mut watch_list = self.lists[list as usize].take().expect("a live list");
+        if watch_list.idle {
+            return true;
+        }
+        watch_list.entries.clear();
+        if room && watch_list.entries.capacity() <= MAX_IDLE_CAPACITY {
+            watch_list.idle = true;
+            self.idle += 1;
+            return true;
+        }
+        let watch_list = self.lists[list as usize].take().expect("a live list");
         self.by_key.remove(&watch_list.key);
         self.free.push(list);
-        if self.spare.len() < MAX_SPARE && watch_list.entries.capacity() <= MAX_SPARE_CAPACITY {
-            watch_list.entries.clear();
-            self.spare.push(watch_list.entries);
-        }
         true
     }
 
     /// Kafka: `purgeCompleted` on every list, once the purgatory has released the completed
     /// operations (so `is_held` now calls their ids tombstones). Takes each list's garbage off
-    /// its count, drops lists left empty, and compacts each list whose tombstones outnumber its
+    /// its count, retires lists left empty, and compacts each list whose tombstones outnumber its
     /// live entries, so a compaction costs at most a constant per tombstone it drops. Returns how
     /// many entries left the lists.
     pub fn purge(&mut self, is_held: impl Fn(OpId) -> bool) -> usize {
         let mut removed = 0;
         let mut lists = std::mem::take(&mut self.lists_with_garbage);
         for &list in &lists {
-            // A list dropped by a walk since (its number perhaps reused) has no garbage left.
+            // A list retired by a walk since has no garbage left (nor one dropped, whose number
+            // may have been reused).
             let Some(watch_list) = self.lists[list as usize].as_mut() else {
                 continue;
             };
@@ -215,7 +232,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             watch_list.live -= garbage;
             self.total_live -= garbage;
             removed += garbage;
-            if garbage == 0 || self.drop_if_empty(list) {
+            if garbage == 0 || self.retire_if_empty(list) {
                 continue;
             }
             let watch_list = self.list_mut(list);
@@ -235,6 +252,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             .lists
             .iter()
             .flatten()
+            .filter(|list| !list.idle)
             .map(|list| (&list.key, &list.entries))
             .collect();
         lists.sort_by(|a, b| a.0.cmp(b.0));
@@ -244,10 +262,11 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     fn create(&mut self, key: &K) -> ListId {
         let watch_list = WatchList {
             key: key.clone(),
-            entries: self.spare.pop().unwrap_or_default(),
+            entries: VecDeque::new(),
             live: 0,
             garbage: 0,
             purge_mark: 0,
+            idle: false,
         };
         let list = match self.free.pop() {
             Some(list) => {
@@ -300,5 +319,51 @@ impl Default for Memberships {
 impl Memberships {
     fn spill(self) -> Option<usize> {
         (self.0[0] == UNUSED && self.0[1] != UNUSED).then_some(self.0[1] as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(slot: u32) -> OpId {
+        OpId {
+            slot,
+            generation: 0,
+        }
+    }
+
+    #[test]
+    fn emptied_lists_stay_idle_under_their_key_up_to_a_bound_and_unseen() {
+        let mut watchers: Watchers<u32> = Watchers::new();
+        let keys = 0..100u32;
+        let memberships: Vec<Memberships> = keys
+            .clone()
+            .map(|key| watchers.watch_all(&[key], id(key)))
+            .collect();
+        // Each op completes and a walk of its only list takes it off.
+        for (key, memberships) in keys.clone().zip(&memberships) {
+            let list = watchers.find(&key).expect("watched");
+            watchers.mark_garbage(memberships);
+            let entries = watchers.take_entries(list);
+            watchers.unwatch(list);
+            watchers.finish_walk(list, entries);
+        }
+        assert_eq!(watchers.total_live(), 0);
+        assert!(
+            watchers.lists_by_key().is_empty(),
+            "idle lists are not shown"
+        );
+        assert_eq!(watchers.idle, MAX_IDLE);
+        let registered: Vec<u32> = keys.filter(|key| watchers.find(key).is_some()).collect();
+        assert_eq!(registered, (0..MAX_IDLE as u32).collect::<Vec<_>>());
+
+        // An idle key's next watch takes its list back.
+        let list = watchers.find(&0);
+        watchers.watch_all(&[0], id(200));
+        assert_eq!(watchers.find(&0), list);
+        assert_eq!(watchers.idle, MAX_IDLE - 1);
+        assert_eq!(watchers.live(&0), 1);
+        assert_eq!(watchers.lists_by_key().len(), 1);
     }
 }
