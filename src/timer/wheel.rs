@@ -96,6 +96,9 @@ pub(super) struct TimingWheel {
     /// than `u64::MAX` ms; such a level holds every possible expiration, so it never gets an
     /// overflow wheel, and every `tick_ms` therefore fits a `u64`.
     pub interval_ms: u128,
+    /// `interval_ms - 1` saturated to u64: the furthest ahead of the clock this level holds.
+    /// Every distance fits a u64, so placing an entry needs no u128 arithmetic.
+    max_ahead_ms: u64,
     /// Always a multiple of `tick_ms`; moves only in `advance_clock`.
     pub current_time_ms: u64,
     pub buckets: Vec<Bucket>,
@@ -104,10 +107,12 @@ pub(super) struct TimingWheel {
 impl TimingWheel {
     pub fn new(tick_ms: u64, wheel_size: usize, start_ms: u64) -> TimingWheel {
         debug_assert!(tick_ms >= 1 && wheel_size >= 2);
+        let interval_ms = u128::from(tick_ms) * wheel_size as u128;
         TimingWheel {
             tick_ms,
             wheel_size,
-            interval_ms: u128::from(tick_ms) * wheel_size as u128,
+            interval_ms,
+            max_ahead_ms: u64::try_from(interval_ms - 1).unwrap_or(u64::MAX),
             current_time_ms: start_ms - start_ms % tick_ms,
             buckets: vec![Bucket::EMPTY; wheel_size],
         }
@@ -124,11 +129,11 @@ impl TimingWheel {
     /// Kafka: the three-way test in `TimingWheel.add`. Pure: the caller sets the bucket's
     /// expiration and links the entry.
     pub fn placement(&self, expiration_ms: u64) -> Placement {
-        let expiration = u128::from(expiration_ms);
-        let current = u128::from(self.current_time_ms);
-        if expiration < current + u128::from(self.tick_ms) {
+        // expiration < current + tick, and expiration < current + interval, as distances.
+        let ahead_ms = expiration_ms.checked_sub(self.current_time_ms);
+        if ahead_ms.is_none_or(|ahead_ms| ahead_ms < self.tick_ms) {
             Placement::Expired
-        } else if expiration < current + self.interval_ms {
+        } else if ahead_ms.is_some_and(|ahead_ms| ahead_ms <= self.max_ahead_ms) {
             let virtual_id = expiration_ms / self.tick_ms;
             Placement::Bucket {
                 index: (virtual_id % self.wheel_size as u64) as usize,
