@@ -12,7 +12,7 @@ use super::fetch_buffers::FetchBuffers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
-use super::produce::{DelayedProduce, ProduceDone};
+use super::produce::{DelayedProduce, ProduceDone, ProducePartitionStatus};
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
@@ -123,6 +123,9 @@ pub struct Broker {
     /// What a produce purgatory call completed or expired, in one list reused by every call
     /// (most calls complete a request, so a fresh list would be an allocation each).
     pub(super) produce_done: Vec<ProduceDone>,
+    /// The partition statuses of the produce request being handled, in one list reused by every
+    /// request.
+    pub(super) produce_statuses: Vec<ProducePartitionStatus>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -149,6 +152,7 @@ impl Broker {
             watch_keys: Vec::new(),
             deferred_actions: Vec::new(),
             produce_done: Vec::new(),
+            produce_statuses: Vec::new(),
         }
     }
 

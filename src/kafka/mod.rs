@@ -13,7 +13,8 @@
 //! - `fetcher`: the follower's fetch loop;
 //! - `fetch_buffers`: spare lists the fetch messages reuse;
 //! - `broker`: one broker process tying these together;
-//! - `requests`: the client's view of each produce request.
+//! - `requests`: the client's view of each produce request;
+//! - `small_list`: a list that keeps a single item inline.
 
 pub mod broker;
 pub mod config;
@@ -29,6 +30,7 @@ pub mod partition;
 pub mod produce;
 pub mod replica;
 pub mod requests;
+pub mod small_list;
 
 use serde::Serialize;
 
