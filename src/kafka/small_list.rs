@@ -1,7 +1,7 @@
 //! A list that keeps a single item inline. Nearly every produce request names one partition, and
-//! a long run keeps millions of requests, so their per-partition lists (a waiting request's
-//! statuses, a response's partitions in the result document) would each be an allocation of
-//! their own for one item. Read as a slice, written to JSON as a list.
+//! a long run handles millions of requests, so their per-partition lists (the request's record
+//! batches, a waiting request's statuses, a response's partitions in the result document) would
+//! each be an allocation of their own for one item. Read as a slice, written to JSON as a list.
 
 use std::ops::{Deref, DerefMut};
 
@@ -28,6 +28,15 @@ impl<T> FromIterator<T> for SmallList<T> {
         };
         let mut list = vec![first, second];
         list.extend(iter);
+        SmallList(Items::Many(list))
+    }
+}
+
+impl<T> From<Vec<T>> for SmallList<T> {
+    fn from(mut list: Vec<T>) -> Self {
+        if list.len() == 1 {
+            return SmallList(Items::One(list.pop().expect("one item")));
+        }
         SmallList(Items::Many(list))
     }
 }
@@ -77,6 +86,7 @@ mod tests {
             let list: Vec<u32> = (0..n).collect();
             let mut small: SmallList<u32> = list.iter().copied().collect();
             assert_eq!(&*small, &list[..]);
+            assert_eq!(SmallList::from(list.clone()), small);
             assert_eq!(
                 serde_json::to_string(&small).unwrap(),
                 serde_json::to_string(&list).unwrap()
