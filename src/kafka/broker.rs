@@ -3,12 +3,11 @@
 //! `fetch.rs`; this file holds the broker's state, the context its handlers write their effects
 //! to, metadata application, ISR expiration and the AlterPartition answer.
 
-use std::collections::BTreeMap;
-
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchRequest, FetchResponse};
 use super::fetch_buffers::FetchBuffers;
+use super::fetchers::Fetchers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
@@ -109,7 +108,7 @@ pub struct Broker {
     pub partitions: HostedPartitions,
     pub produce_purgatory: Purgatory<TopicPartition, DelayedProduce>,
     pub fetch_purgatory: Purgatory<TopicPartition, DelayedFetch>,
-    pub fetchers: BTreeMap<BrokerId, Fetcher>,
+    pub fetchers: Fetchers,
     pub registry: BrokerRegistry,
     pub metrics: BrokerMetrics,
     next_fetch_session: u64,
@@ -145,7 +144,7 @@ impl Broker {
                 0,
             ),
             fetch_purgatory: Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, 0),
-            fetchers: BTreeMap::new(),
+            fetchers: Fetchers::default(),
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,

@@ -11,6 +11,7 @@
 //! - `produce`: `DelayedProduce` and `appendRecords`;
 //! - `fetch`: follower fetches at the leader and `DelayedFetch`;
 //! - `fetcher`: the follower's fetch loop;
+//! - `fetchers`: a follower's fetchers, indexed by leader;
 //! - `fetch_buffers`: spare lists the fetch messages reuse;
 //! - `broker`: one broker process tying these together;
 //! - `requests`: the client's view of each produce request;
@@ -23,6 +24,7 @@ pub mod errors;
 pub mod fetch;
 pub mod fetch_buffers;
 mod fetcher;
+pub mod fetchers;
 pub mod hosted;
 pub mod log;
 pub mod metadata;
