@@ -166,7 +166,8 @@ fn the_contracts_example_reads_into_the_model_types() {
                         topic: "t".into(),
                         partition: 0,
                         count: 10,
-                    }],
+                    }]
+                    .into(),
                     timeout_ms: None,
                     broker: None,
                 }),

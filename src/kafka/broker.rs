@@ -3,16 +3,15 @@
 //! `fetch.rs`; this file holds the broker's state, the context its handlers write their effects
 //! to, metadata application, ISR expiration and the AlterPartition answer.
 
-use std::collections::BTreeMap;
-
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::fetch::{DelayedFetch, FetchRequest, FetchResponse, Fetcher};
+use super::fetch::{DelayedFetch, FetchRequest, FetchResponse};
 use super::fetch_buffers::FetchBuffers;
+use super::fetchers::Fetchers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
-use super::produce::{DelayedProduce, ProduceDone};
+use super::produce::{DelayedProduce, ProduceDone, ProducePartitionStatus};
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
@@ -109,7 +108,7 @@ pub struct Broker {
     pub partitions: HostedPartitions,
     pub produce_purgatory: Purgatory<TopicPartition, DelayedProduce>,
     pub fetch_purgatory: Purgatory<TopicPartition, DelayedFetch>,
-    pub fetchers: BTreeMap<BrokerId, Fetcher>,
+    pub fetchers: Fetchers,
     pub registry: BrokerRegistry,
     pub metrics: BrokerMetrics,
     next_fetch_session: u64,
@@ -123,6 +122,9 @@ pub struct Broker {
     /// What a produce purgatory call completed or expired, in one list reused by every call
     /// (most calls complete a request, so a fresh list would be an allocation each).
     pub(super) produce_done: Vec<ProduceDone>,
+    /// The partition statuses of the produce request being handled, in one list reused by every
+    /// request.
+    pub(super) produce_statuses: Vec<ProducePartitionStatus>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
@@ -142,13 +144,14 @@ impl Broker {
                 0,
             ),
             fetch_purgatory: Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, 0),
-            fetchers: BTreeMap::new(),
+            fetchers: Fetchers::default(),
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
             next_fetch_session: 0,
             watch_keys: Vec::new(),
             deferred_actions: Vec::new(),
             produce_done: Vec::new(),
+            produce_statuses: Vec::new(),
         }
     }
 

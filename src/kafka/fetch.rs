@@ -101,6 +101,10 @@ impl Fetcher {
 /// without touching the follower's state: errors, divergence, or the records from the fetch
 /// offset to the log end offset. `stale_incarnation` is [`is_stale_incarnation`] for the whole
 /// request. Records read go into a list from `buffers`.
+///
+/// Inlined into its two callers (the fetch handler and the parked fetch's completion), which run
+/// it for every partition of every fetch: a call would copy the whole result out once more.
+#[inline(always)]
 fn read_partition(
     partitions: &HostedPartitions,
     stale_incarnation: bool,

@@ -22,10 +22,9 @@ impl Broker {
                 wanted.entry(leader).or_default().insert(tp, p.leader_epoch);
             }
         }
-        self.fetchers
-            .retain(|leader, _| wanted.contains_key(leader));
+        self.fetchers.retain(|leader| wanted.contains_key(&leader));
         for (leader, parts) in wanted {
-            let fetcher = self.fetchers.entry(leader).or_default();
+            let fetcher = self.fetchers.get_or_default(leader);
             // A partition keeps its state (its back-off) while its leader epoch stays the same;
             // `parts` iterates in order, so the list comes out sorted.
             let before = std::mem::take(&mut fetcher.partitions);
@@ -54,7 +53,7 @@ impl Broker {
             .fetchers
             .iter()
             .filter(|(_, f)| f.in_flight.is_none())
-            .map(|(&l, _)| l)
+            .map(|(l, _)| l)
             .collect();
         for leader in leaders {
             self.send_fetch(leader, cause, ctx);

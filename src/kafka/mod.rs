@@ -11,9 +11,11 @@
 //! - `produce`: `DelayedProduce` and `appendRecords`;
 //! - `fetch`: follower fetches at the leader and `DelayedFetch`;
 //! - `fetcher`: the follower's fetch loop;
+//! - `fetchers`: a follower's fetchers, indexed by leader;
 //! - `fetch_buffers`: spare lists the fetch messages reuse;
 //! - `broker`: one broker process tying these together;
-//! - `requests`: the client's view of each produce request.
+//! - `requests`: the client's view of each produce request;
+//! - `small_list`: a list that keeps a single item inline.
 
 pub mod broker;
 pub mod config;
@@ -22,6 +24,7 @@ pub mod errors;
 pub mod fetch;
 pub mod fetch_buffers;
 mod fetcher;
+pub mod fetchers;
 pub mod hosted;
 pub mod log;
 pub mod metadata;
@@ -29,6 +32,7 @@ pub mod partition;
 pub mod produce;
 pub mod replica;
 pub mod requests;
+pub mod small_list;
 
 use serde::Serialize;
 

@@ -10,6 +10,7 @@ use super::errors::ErrorCode;
 use super::hosted::HostedPartitions;
 use super::partition::LeaderHwChange;
 use super::requests::{RequestIdx, RequestLog};
+use super::small_list::SmallList;
 use super::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
 use crate::trace::{Event, EventId, PartitionOutcome, ProduceStatusPart};
@@ -34,7 +35,7 @@ pub struct DelayedProduce {
     pub request: RequestIdx,
     pub created_ms: u64,
     pub timeout_ms: u64,
-    pub partitions: Vec<ProducePartitionStatus>,
+    pub partitions: SmallList<ProducePartitionStatus>,
 }
 
 /// One ProduceRequest as it reaches `appendRecords`: the partitions KafkaApis did not filter out.
@@ -156,7 +157,9 @@ impl Broker {
             self.send_produce_response(call.request, cause, ctx);
             return;
         }
-        let mut statuses = Vec::with_capacity(call.partitions.len());
+        // One list reused by every request: a waiting request keeps its statuses in the op.
+        let mut statuses = std::mem::take(&mut self.produce_statuses);
+        statuses.clear();
         let mut deferred = std::mem::take(&mut self.deferred_actions);
         for &(slot, tp, count) in &call.partitions {
             match self.append_to_local_log(call.request, slot, tp, count, call.acks, cause, ctx) {
@@ -170,7 +173,7 @@ impl Broker {
         let failed = statuses.iter().filter(|s| s.error.is_error()).count();
         // Kafka: `delayedProduceRequestRequired`.
         if call.acks == -1 && !statuses.is_empty() && failed < statuses.len() {
-            self.add_delayed_produce(call, statuses, cause, ctx);
+            self.add_delayed_produce(call, &mut statuses, cause, ctx);
         } else {
             let broker = self.id;
             let request = ctx.request_id(call.request);
@@ -191,6 +194,7 @@ impl Broker {
             }
         }
         self.deferred_actions = deferred;
+        self.produce_statuses = statuses;
     }
 
     /// Kafka: `appendToLocalLog` for one partition, then `buildProducePartitionStatus`.
@@ -305,7 +309,7 @@ impl Broker {
     fn add_delayed_produce(
         &mut self,
         call: &ProduceCall,
-        mut statuses: Vec<ProducePartitionStatus>,
+        statuses: &mut Vec<ProducePartitionStatus>,
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) {
@@ -322,7 +326,7 @@ impl Broker {
             request: call.request,
             created_ms: ctx.now_ms,
             timeout_ms: call.timeout_ms,
-            partitions: statuses,
+            partitions: statuses.drain(..).collect(),
         };
         let parts: Vec<ProduceStatusPart> = if ctx.trace.enabled() {
             op.partitions

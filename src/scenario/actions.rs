@@ -151,7 +151,7 @@ fn read_produce(fields: &Object, path: &Path, limits: &ActionLimits) -> Read<Pro
     Ok(ProduceSpec {
         id,
         acks,
-        records,
+        records: records.into(),
         timeout_ms,
         broker,
     })

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::kafka::small_list::SmallList;
 use crate::sim::action::BrokerId;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -26,7 +27,7 @@ pub struct ResponseResult {
     /// `None` for acks=0, a request still waiting at the end, or one lost to a crashed broker.
     pub responded_ms: Option<u64>,
     pub connection_closed: bool,
-    pub partitions: Vec<PartitionResponseResult>,
+    pub partitions: ResponsePartitions,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -39,6 +40,9 @@ pub struct PartitionResponseResult {
     /// The first offset appended, or -1 when nothing was appended.
     pub base_offset: i64,
 }
+
+/// A response's partitions: nearly always one, kept inline (no allocation per response).
+pub type ResponsePartitions = SmallList<PartitionResponseResult>;
 
 /// A partition's state at `run_until_ms`, as its leader (or, with no leader, the controller)
 /// sees it.

@@ -5,6 +5,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::kafka::small_list::SmallList;
+
 pub use crate::kafka::BrokerId;
 
 /// One `{topic, partition, count}` entry of a produce request. The topic and partition are kept
@@ -27,7 +29,9 @@ pub struct ProduceSpec {
     pub id: Rc<str>,
     /// Kafka's `acks` field; anything but -1, 0 and 1 gets `INVALID_REQUIRED_ACKS`.
     pub acks: i64,
-    pub records: Vec<RecordBatchSpec>,
+    /// Nearly always one batch, kept inline: a program generating many requests allocates no
+    /// list per request.
+    pub records: SmallList<RecordBatchSpec>,
     /// The request's `timeoutMs`; `None` means the config's `request_timeout_ms`.
     pub timeout_ms: Option<u64>,
     /// The broker the request is sent to; `None` means the current leader of the first listed
@@ -48,11 +52,13 @@ impl ProduceSpec {
         ProduceSpec {
             id: id.into(),
             acks,
-            records: vec![RecordBatchSpec {
+            records: [RecordBatchSpec {
                 topic: topic.into(),
                 partition,
                 count,
-            }],
+            }]
+            .into_iter()
+            .collect(),
             timeout_ms: None,
             broker: None,
         }

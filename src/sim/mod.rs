@@ -253,14 +253,18 @@ impl Simulation {
     /// order they were queued.
     pub fn schedule_action(&mut self, action: TimedAction) {
         let at = action.at_ms.max(self.now_ms);
+        let action = TimedAction {
+            at_ms: at,
+            ..action
+        };
+        // A program queueing a stretch of actions does so in time order: each goes at the end,
+        // without searching the queue for its place.
+        if self.pending_actions.back().is_none_or(|a| a.at_ms <= at) {
+            self.pending_actions.push_back(action);
+            return;
+        }
         let index = self.pending_actions.partition_point(|a| a.at_ms <= at);
-        self.pending_actions.insert(
-            index,
-            TimedAction {
-                at_ms: at,
-                ..action
-            },
-        );
+        self.pending_actions.insert(index, action);
     }
 
     /// When the next thing happens, if anything is left.

@@ -165,10 +165,17 @@ impl Agenda {
 
     /// The next item if it is due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(Scheduled, Option<EventId>)> {
-        if self.earliest()?.at_ms > now_ms {
+        // The lanes are compared once: every delivery and timer of the run comes through here.
+        let in_order = self.earliest_in_order()?;
+        let earliest = if in_order {
+            self.in_order.front()
+        } else {
+            self.heap.peek()
+        };
+        if earliest?.at_ms > now_ms {
             return None;
         }
-        let entry = if self.earliest_in_order()? {
+        let entry = if in_order {
             self.in_order.pop_front()
         } else {
             self.heap.pop()

@@ -1,0 +1,77 @@
+//! A follower's fetchers, by leader: what `BTreeMap<BrokerId, Fetcher>` gave (lookups, and
+//! iteration in leader order), as a table indexed by broker id. Every fetch sent and every
+//! response received looks its fetcher up; here that is an index instead of a tree search.
+
+use super::fetch::Fetcher;
+use super::BrokerId;
+
+#[derive(Clone, Debug, Default)]
+pub struct Fetchers {
+    /// `by_leader[leader]`; `None` where this broker fetches nothing from that leader.
+    by_leader: Vec<Option<Fetcher>>,
+}
+
+impl Fetchers {
+    pub fn get(&self, leader: &BrokerId) -> Option<&Fetcher> {
+        self.by_leader.get(leader.0 as usize)?.as_ref()
+    }
+
+    pub fn get_mut(&mut self, leader: &BrokerId) -> Option<&mut Fetcher> {
+        self.by_leader.get_mut(leader.0 as usize)?.as_mut()
+    }
+
+    /// The leader's fetcher, a fresh one if there was none.
+    pub fn get_or_default(&mut self, leader: BrokerId) -> &mut Fetcher {
+        let index = leader.0 as usize;
+        if self.by_leader.len() <= index {
+            self.by_leader.resize_with(index + 1, || None);
+        }
+        self.by_leader[index].get_or_insert_with(Fetcher::default)
+    }
+
+    /// Keeps only the fetchers of the leaders `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(BrokerId) -> bool) {
+        for (index, slot) in self.by_leader.iter_mut().enumerate() {
+            if slot.is_some() && !keep(BrokerId(index as u32)) {
+                *slot = None;
+            }
+        }
+    }
+
+    /// In leader order, as a `BTreeMap` iterates.
+    pub fn iter(&self) -> impl Iterator<Item = (BrokerId, &Fetcher)> {
+        self.by_leader
+            .iter()
+            .enumerate()
+            .filter_map(|(index, slot)| Some((BrokerId(index as u32), slot.as_ref()?)))
+    }
+
+    pub fn clear(&mut self) {
+        self.by_leader.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn behaves_like_a_map_in_leader_order() {
+        let mut fetchers = Fetchers::default();
+        fetchers.get_or_default(BrokerId(2)).last_sent_ms = 2;
+        fetchers.get_or_default(BrokerId(0)).last_sent_ms = 0;
+        fetchers.get_or_default(BrokerId(2)).in_flight = Some(7);
+        let leaders: Vec<_> = fetchers
+            .iter()
+            .map(|(l, f)| (l.0, f.last_sent_ms))
+            .collect();
+        assert_eq!(leaders, [(0, 0), (2, 2)]);
+        assert_eq!(fetchers.get(&BrokerId(2)).unwrap().in_flight, Some(7));
+        assert!(fetchers.get(&BrokerId(1)).is_none() && fetchers.get(&BrokerId(9)).is_none());
+        fetchers.retain(|l| l != BrokerId(0));
+        assert!(fetchers.get_mut(&BrokerId(0)).is_none());
+        assert_eq!(fetchers.iter().count(), 1);
+        fetchers.clear();
+        assert_eq!(fetchers.iter().count(), 0);
+    }
+}
