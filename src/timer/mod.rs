@@ -288,9 +288,10 @@ impl<T> Timer<T> {
         }
     }
 
-    /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`.
+    /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`, which its record
+    /// already names.
     fn link(&mut self, handle: TimerHandle, id: BucketId) {
-        self.entries.set_bucket(handle.slot(), id);
+        debug_assert_eq!(self.entries.bucket_of(handle.slot()), id);
         self.levels[id.level as usize].buckets[id.index as usize]
             .handles
             .push(handle);
@@ -337,7 +338,10 @@ impl<T> Timer<T> {
     fn reinsert<F: FnMut(Fired<T>)>(&mut self, handle: TimerHandle, on_expired: &mut F) {
         let expiration_ms = self.entries.entry(handle.slot()).expiration_ms;
         match self.target_bucket(expiration_ms) {
-            Some(id) => self.link(handle, id),
+            Some(id) => {
+                self.entries.set_bucket(handle.slot(), id);
+                self.link(handle, id);
+            }
             None => {
                 let (handle, entry) = self.entries.remove(handle.slot());
                 on_expired(Fired {
