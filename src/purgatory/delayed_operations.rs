@@ -339,14 +339,14 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka: `DelayedOperation.run` on the expiration executor.
     fn expire(&mut self, id: OpId, hooks: &mut impl Hooks<O>) {
-        let held = self.held_mut(id);
+        let held = held_mut(&mut self.held, id, self.name);
         if held.completed {
             return;
         }
         held.completed = true;
         hooks.on_complete(id, &mut held.op, Completion::Expired);
         hooks.on_expiration(id, &mut held.op);
-        self.note_garbage(id, 0);
+        note_garbage(&mut self.watchers, &mut self.garbage, id, held, 0);
     }
 
     /// Kafka: `safeTryComplete` + the `forceComplete` inside `tryComplete`.
@@ -361,30 +361,18 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka: `forceComplete` once it has won: cancel the timer entry, then `onComplete`.
     fn complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) {
-        let held = self.held_mut(id);
+        let held = held_mut(&mut self.held, id, self.name);
         debug_assert!(!held.completed);
         held.completed = true;
         if let Some(handle) = held.timer.take() {
             let cancelled = self.timer.cancel(handle);
             debug_assert!(cancelled, "a waiting operation's timer entry is live");
         }
-        let held = self.held_mut(id);
         hooks.on_complete(id, &mut held.op, how);
         // A check-and-complete is about to take the op off the list it walks; any other list
         // keeps it as garbage.
         let leaving = usize::from(how == Completion::CheckAndComplete);
-        self.note_garbage(id, leaving);
-    }
-
-    /// An op has just completed: each of its entries is garbage on its list now (a walk or the
-    /// purge takes it off), and the op is remembered for the purge if it will stay on some list
-    /// (`leaving`: the entry that the walk completing it is about to take off).
-    fn note_garbage(&mut self, id: OpId, leaving: usize) {
-        let held = self.held.get(id).expect("a completed op is held");
-        self.watchers.mark_garbage(&held.memberships);
-        if held.watch_count as usize > leaving {
-            self.garbage.push(id);
-        }
+        note_garbage(&mut self.watchers, &mut self.garbage, id, held, leaving);
     }
 
     /// A walk takes a completed op off `list`.
@@ -410,9 +398,29 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     }
 
     fn held_mut(&mut self, id: OpId) -> &mut Held<O> {
-        let name = self.name;
-        self.held
-            .get_mut(id)
-            .unwrap_or_else(|| panic!("stale operation id {id:?} in the {name} purgatory"))
+        held_mut(&mut self.held, id, self.name)
+    }
+}
+
+/// The held op `id`, which the caller knows is held; taking the slab alone leaves the other
+/// fields free to borrow, so a completion looks its slot up once.
+fn held_mut<'a, O>(slab: &'a mut Slab<O>, id: OpId, name: &str) -> &'a mut Held<O> {
+    slab.get_mut(id)
+        .unwrap_or_else(|| panic!("stale operation id {id:?} in the {name} purgatory"))
+}
+
+/// An op has just completed: each of its entries is garbage on its list now (a walk or the purge
+/// takes it off), and the op is remembered for the purge if it will stay on some list
+/// (`leaving`: the entry that the walk completing it is about to take off).
+fn note_garbage<K: Ord + Hash + Clone, O>(
+    watchers: &mut Watchers<K>,
+    garbage: &mut Vec<OpId>,
+    id: OpId,
+    held: &Held<O>,
+    leaving: usize,
+) {
+    watchers.mark_garbage(&held.memberships);
+    if held.watch_count as usize > leaving {
+        garbage.push(id);
     }
 }
