@@ -146,7 +146,9 @@ trait Store {
     /// operation itself).
     type Handle: Copy;
     fn arrive(&mut self, request: u32, completes_at_ms: u64, now_ms: u64) -> Self::Handle;
-    fn complete(&mut self, handle: Self::Handle, now_ms: u64);
+    /// Completes the requests whose latency ends at `now_ms` (Kafka's completion thread calls
+    /// `forceComplete` on each).
+    fn complete(&mut self, due: &[Self::Handle], now_ms: u64);
     fn advance_clock(&mut self, now_ms: u64);
     fn outcome(&self) -> (u64, u64);
 }
@@ -175,9 +177,7 @@ fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
             next += 1;
         }
         let due = &mut queue[t as usize % ring];
-        for &handle in due.iter() {
-            store.complete(handle, t);
-        }
+        store.complete(due, t);
         due.clear();
         if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
             let (completed, expired) = store.outcome();
@@ -262,9 +262,9 @@ impl Store for CratePurgatory {
         id
     }
 
-    fn complete(&mut self, id: OpId, now_ms: u64) {
+    fn complete(&mut self, due: &[OpId], now_ms: u64) {
         self.hooks.now_ms = now_ms;
-        self.purgatory.force_complete(id, &mut self.hooks);
+        self.purgatory.force_complete_all(due, &mut self.hooks);
     }
 
     fn advance_clock(&mut self, now_ms: u64) {
@@ -311,9 +311,11 @@ impl Store for HeapAndMap {
         request
     }
 
-    fn complete(&mut self, request: u32, _now_ms: u64) {
-        if self.waiting.remove(&request).is_some() {
-            self.completed += 1;
+    fn complete(&mut self, due: &[u32], _now_ms: u64) {
+        for request in due {
+            if self.waiting.remove(request).is_some() {
+                self.completed += 1;
+            }
         }
     }
 

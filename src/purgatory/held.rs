@@ -143,20 +143,22 @@ impl<O> Slab<O> {
         entry.held.as_mut()
     }
 
-    /// Asks the CPU to start loading `id`'s slot, which the caller will read soon: a loop over
-    /// operations scattered among a million (the purge's) otherwise waits for each slot in turn.
-    /// Only a hint: it reads nothing, and is a no-op off x86-64.
+    /// Asks the CPU to start loading `id`'s slot, which the caller will read soon (see
+    /// [`crate::prefetch`]).
     #[inline]
     pub fn prefetch(&self, id: OpId) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(slot) = self.slots.get(id.slot as usize) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch neither faults nor
-            // changes memory (the pointer is to a live slot besides).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const Slot<O>).cast()) };
+            crate::prefetch::prefetch(slot);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = id;
+    }
+
+    /// `prefetch`, and also the copy of the slot's generation, which a `release` writes.
+    #[inline]
+    pub fn prefetch_for_release(&self, id: OpId) {
+        self.prefetch(id);
+        if let Some(generation) = self.generations.get(id.slot as usize) {
+            crate::prefetch::prefetch(generation);
+        }
     }
 
     /// Held operations in slot order.

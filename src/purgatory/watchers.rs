@@ -6,8 +6,9 @@
 //! entries as they complete (`garbage`), so the purge takes them off the lists' counts in one
 //! subtraction per list, and their ids stay behind as tombstones (ids whose slots the purge has
 //! released, which the purgatory recognises by their generation). Walks skip and drop
-//! tombstones, and a list that becomes mostly tombstones is compacted, so removal is O(1)
-//! amortized however long the list is, where walking every list on every purge is O(entries).
+//! tombstones, the purge drops those at a list's front, and a list that becomes mostly tombstones
+//! is compacted, so removal is O(1) amortized however long the list is, where walking every list
+//! on every purge is O(entries).
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
@@ -236,6 +237,12 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
                 continue;
             }
             let watch_list = self.list_mut(list);
+            // Operations mostly leave a list in about the order they joined it (with one
+            // timeout, they expire in that order), so tombstones gather at its front: dropping
+            // them there costs one check each, where a compaction would read the whole list.
+            while watch_list.entries.front().is_some_and(|&id| !is_held(id)) {
+                watch_list.entries.pop_front();
+            }
             if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
                 watch_list.entries.retain(|&id| is_held(id));
             }

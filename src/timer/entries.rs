@@ -151,6 +151,14 @@ impl<T> Entries<T> {
         TimerHandle::new(slot, self.records[slot as usize].generation)
     }
 
+    /// Asks the CPU to start loading `handle`'s record, which a cancel will read and write soon.
+    #[inline]
+    pub fn prefetch_record(&self, handle: TimerHandle) {
+        if let Some(record) = self.records.get(handle.slot() as usize) {
+            crate::prefetch::prefetch(record);
+        }
+    }
+
     /// The slot of a live entry; `None` for a stale handle.
     pub fn slot_of(&self, handle: TimerHandle) -> Option<u32> {
         let record = self.records.get(handle.slot() as usize)?;
