@@ -17,6 +17,7 @@
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
 pub mod kafka;
+mod next_fit;
 mod prefetch;
 pub mod purgatory;
 pub mod scenario;

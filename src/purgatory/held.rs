@@ -13,6 +13,7 @@
 //! purge's compaction checks millions of watch entries in a row, and reading four bytes per
 //! entry instead of a whole slot makes that walk about sixteen times less memory.
 
+use crate::next_fit::{NextFit, RETIRED};
 use crate::timer::TimerHandle;
 
 use super::watchers::Memberships;
@@ -41,9 +42,6 @@ impl<O> Held<O> {
     }
 }
 
-/// The generation of a slot that was released `u32::MAX` times; no id carries it.
-const RETIRED: u32 = u32::MAX;
-
 struct Slot<O> {
     generation: u32,
     held: Option<Held<O>>,
@@ -53,10 +51,7 @@ pub(super) struct Slab<O> {
     slots: Vec<Slot<O>>,
     /// `slots[i].generation`, for `is_held`.
     generations: Vec<u32>,
-    /// Released slots that can be reused (retired ones excluded).
-    free: usize,
-    /// Where the next-fit search for a free slot starts.
-    cursor: usize,
+    next_fit: NextFit,
 }
 
 impl<O> Slab<O> {
@@ -64,45 +59,35 @@ impl<O> Slab<O> {
         Slab {
             slots: Vec::new(),
             generations: Vec::new(),
-            free: 0,
-            cursor: 0,
+            next_fit: NextFit::default(),
         }
     }
 
-    /// Stores a new operation in the next free slot at or after the cursor (next fit), so that
-    /// operations created close in time sit close in memory: with one timeout they expire, and
-    /// are purged, in that same order, which then walks memory forwards instead of jumping. The
-    /// slab grows instead when fewer than a quarter of its slots are free, which keeps the search
-    /// to a few probes per insert on average.
+    /// Stores a new operation in the next free slot at or after the cursor, or a new slot
+    /// (see [`NextFit`]): operations created close in time sit close in memory, and with one
+    /// timeout they expire, and are purged, in that same order.
     pub fn insert(&mut self, held: Held<O>) -> OpId {
-        let slot = if self.free * 4 <= self.slots.len() {
-            let slot = u32::try_from(self.slots.len()).expect("at most u32::MAX operations");
-            self.slots.push(Slot {
-                generation: 0,
-                held: None,
-            });
-            self.generations.push(0);
-            slot
-        } else {
-            self.next_free()
+        let slots = &self.slots;
+        let found = self.next_fit.place(slots.len(), |slot| {
+            slots[slot].held.is_none() && slots[slot].generation != RETIRED
+        });
+        let slot = match found {
+            Some(slot) => slot,
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    held: None,
+                });
+                self.generations.push(0);
+                self.slots.len() - 1
+            }
         };
+        let slot = u32::try_from(slot).expect("at most u32::MAX operations");
         let entry = &mut self.slots[slot as usize];
         entry.held = Some(held);
         OpId {
             slot,
             generation: entry.generation,
-        }
-    }
-
-    fn next_free(&mut self) -> u32 {
-        loop {
-            let slot = self.cursor;
-            self.cursor = (self.cursor + 1) % self.slots.len();
-            let entry = &self.slots[slot];
-            if entry.held.is_none() && entry.generation != RETIRED {
-                self.free -= 1;
-                return slot as u32;
-            }
         }
     }
 
@@ -116,9 +101,7 @@ impl<O> Slab<O> {
         entry.held = None;
         entry.generation += 1;
         self.generations[id.slot as usize] = entry.generation;
-        if entry.generation != RETIRED {
-            self.free += 1;
-        }
+        self.next_fit.released(entry.generation);
     }
 
     /// Whether `id` is still held (a watch entry holding it is not a tombstone). Reads only the

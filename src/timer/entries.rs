@@ -9,10 +9,7 @@
 
 use super::wheel::BucketId;
 use super::TimerHandle;
-
-/// The generation of a slot that was freed `u32::MAX` times; no handle carries it, so a matching
-/// generation always means a live entry.
-const RETIRED: u32 = u32::MAX;
+use crate::next_fit::{NextFit, RETIRED};
 
 /// The bucket field of a free slot.
 const FREE: u32 = u32::MAX;
@@ -52,10 +49,7 @@ struct Record {
 pub(super) struct Entries<T> {
     records: Vec<Record>,
     bodies: Vec<Option<Entry<T>>>,
-    /// Freed slots that can be reused (retired ones excluded).
-    free: usize,
-    /// Where the next-fit search for a free slot starts.
-    cursor: usize,
+    next_fit: NextFit,
     /// Kafka: `taskCounter`.
     live: usize,
 }
@@ -65,8 +59,7 @@ impl<T> Entries<T> {
         Entries {
             records: Vec::new(),
             bodies: Vec::new(),
-            free: 0,
-            cursor: 0,
+            next_fit: NextFit::default(),
             live: 0,
         }
     }
@@ -75,23 +68,30 @@ impl<T> Entries<T> {
         self.live
     }
 
-    /// Stores a new entry in the next free slot (see `next_free`), or a new slot when no more
-    /// than a quarter are free, and returns its handle; the caller puts the handle in `bucket`.
+    /// Stores a new entry in the next free slot, or a new slot (see [`NextFit`]: entries added
+    /// close in time sit close in memory, so a bucket's flush, which visits them in the order
+    /// they were added, walks forwards), and returns its handle; the caller puts the handle in
+    /// `bucket`.
     pub fn insert(&mut self, task: T, expiration_ms: u64, bucket: BucketId) -> TimerHandle {
-        let slot = if self.free * 4 <= self.records.len() {
-            let slot = u32::try_from(self.records.len())
-                .ok()
-                .filter(|&slot| slot != u32::MAX)
-                .expect("fewer than u32::MAX timer entries");
-            self.records.push(Record {
-                generation: 0,
-                bucket: FREE,
-            });
-            self.bodies.push(None);
-            slot
-        } else {
-            self.next_free()
+        let records = &self.records;
+        let found = self.next_fit.place(records.len(), |slot| {
+            records[slot].bucket == FREE && records[slot].generation != RETIRED
+        });
+        let slot = match found {
+            Some(slot) => slot,
+            None => {
+                self.records.push(Record {
+                    generation: 0,
+                    bucket: FREE,
+                });
+                self.bodies.push(None);
+                self.records.len() - 1
+            }
         };
+        let slot = u32::try_from(slot)
+            .ok()
+            .filter(|&slot| slot != u32::MAX)
+            .expect("fewer than u32::MAX timer entries");
         self.bodies[slot as usize] = Some(Entry {
             task,
             expiration_ms,
@@ -100,20 +100,6 @@ impl<T> Entries<T> {
         record.bucket = pack(bucket);
         self.live += 1;
         TimerHandle::new(slot, record.generation)
-    }
-
-    /// Next fit, as the purgatory's slab does: entries added close in time sit close in memory,
-    /// so a bucket's flush, which visits them in the order they were added, walks forwards.
-    fn next_free(&mut self) -> u32 {
-        loop {
-            let slot = self.cursor;
-            self.cursor = (self.cursor + 1) % self.records.len();
-            let record = self.records[slot];
-            if record.bucket == FREE && record.generation != RETIRED {
-                self.free -= 1;
-                return slot as u32;
-            }
-        }
     }
 
     /// Frees a live entry, leaving its body in place. Only writes its record: nothing is read
@@ -141,9 +127,7 @@ impl<T> Entries<T> {
             generation,
             bucket: FREE,
         };
-        if generation != RETIRED {
-            self.free += 1;
-        }
+        self.next_fit.released(generation);
         self.live -= 1;
     }
 
