@@ -2,9 +2,9 @@
 //! entries + queued buckets). It panics with a message naming the first broken invariant.
 
 use super::wheel::{BucketId, TimingWheel};
-use super::Timer;
+use super::{EntryStore, Wheels};
 
-impl<T> Timer<T> {
+impl Wheels {
     /// Panics unless every structural invariant holds:
     /// - each overflow wheel has tick = its parent's interval, and no level's clock is ahead of
     ///   a finer level's clock;
@@ -12,8 +12,9 @@ impl<T> Timer<T> {
     ///   lies in [bucket expiration, + tick);
     /// - a bucket holding entries has an expiration and is queued; a queued bucket has an
     ///   expiration; each queued bucket is in the delay queue exactly once, with that expiration;
-    /// - the entries in buckets are exactly the live entries, and `size()` counts them.
-    pub fn assert_invariants(&self) {
+    /// - the entries in buckets are exactly the live entries of `store`, and its `live()` counts
+    ///   them.
+    pub fn assert_invariants<S: EntryStore>(&self, store: &S) {
         for (level, wheel) in self.levels.iter().enumerate() {
             assert_eq!(
                 wheel.current_time_ms % wheel.tick_ms,
@@ -41,55 +42,13 @@ impl<T> Timer<T> {
                     level: level as u32,
                     index: index as u32,
                 };
-                linked += self.assert_bucket(wheel, id);
+                linked += assert_bucket(store, wheel, id);
                 queued += usize::from(wheel.buckets[index].queued);
             }
         }
-        assert_eq!(
-            linked,
-            self.entries.live(),
-            "linked entries vs live entries"
-        );
-        assert_eq!(
-            self.entries.iter().count(),
-            self.size(),
-            "slab count vs size()"
-        );
+        assert_eq!(linked, store.live(), "linked entries vs live entries");
+        assert_eq!(store.count_live(), store.live(), "store count vs live()");
         self.assert_delay_queue(queued);
-    }
-
-    /// Checks one bucket's handles and returns how many live entries it holds.
-    fn assert_bucket(&self, wheel: &TimingWheel, id: BucketId) -> usize {
-        let bucket = &wheel.buckets[id.index as usize];
-        assert_eq!(
-            bucket.queued,
-            bucket.expiration_ms.is_some(),
-            "bucket {id:?}: queued iff expiration set"
-        );
-        let mut live: Vec<u32> = Vec::new();
-        for &handle in &bucket.handles {
-            let Some(entry) = self.entries.get(handle) else {
-                continue; // cancelled; skipped by the flush
-            };
-            let named = self.entries.bucket_of(handle.slot());
-            assert_eq!(named, id, "entry {handle:?} names another bucket");
-            let bucket_ms = u128::from(bucket.expiration_ms.unwrap_or(0));
-            let expiration = u128::from(entry.expiration_ms);
-            assert!(
-                bucket_ms <= expiration && expiration < bucket_ms + u128::from(wheel.tick_ms),
-                "entry {handle:?} expiring at {expiration} ms sits in bucket {id:?} for {bucket_ms} ms"
-            );
-            live.push(handle.slot());
-        }
-        let count = live.len();
-        live.sort_unstable();
-        live.dedup();
-        assert_eq!(live.len(), count, "bucket {id:?}: an entry is held twice");
-        assert!(
-            count == 0 || bucket.queued,
-            "bucket {id:?}: holds entries but is not queued"
-        );
-        count
     }
 
     fn assert_delay_queue(&self, queued_buckets: usize) {
@@ -120,4 +79,38 @@ impl<T> Timer<T> {
             "delay queue length vs queued buckets"
         );
     }
+}
+
+/// Checks one bucket's handles and returns how many live entries it holds.
+fn assert_bucket<S: EntryStore>(store: &S, wheel: &TimingWheel, id: BucketId) -> usize {
+    let bucket = &wheel.buckets[id.index as usize];
+    assert_eq!(
+        bucket.queued,
+        bucket.expiration_ms.is_some(),
+        "bucket {id:?}: queued iff expiration set"
+    );
+    let mut live: Vec<u32> = Vec::new();
+    for &handle in &bucket.handles {
+        let Some(slot) = store.slot_of(handle) else {
+            continue; // cancelled; skipped by the flush
+        };
+        let named = store.bucket_of(slot).id();
+        assert_eq!(named, id, "entry {handle:?} names another bucket");
+        let bucket_ms = u128::from(bucket.expiration_ms.unwrap_or(0));
+        let expiration = u128::from(store.expiration_ms(slot));
+        assert!(
+            bucket_ms <= expiration && expiration < bucket_ms + u128::from(wheel.tick_ms),
+            "entry {handle:?} expiring at {expiration} ms sits in bucket {id:?} for {bucket_ms} ms"
+        );
+        live.push(handle.slot());
+    }
+    let count = live.len();
+    live.sort_unstable();
+    live.dedup();
+    assert_eq!(live.len(), count, "bucket {id:?}: an entry is held twice");
+    assert!(
+        count == 0 || bucket.queued,
+        "bucket {id:?}: holds entries but is not queued"
+    );
+    count
 }

@@ -6,11 +6,15 @@
 //! either cascade into finer buckets or are handed back as expired. Everything is deterministic:
 //! a slab with generational handles, buckets holding handles in insertion order, and a heap with
 //! sequence-number tie-breaks.
+//!
+//! [`Wheels`] is the mechanism, over any [`EntryStore`]; [`Timer`] is wheels with their own
+//! store ([`Entries`]), for tasks that live nowhere else.
 //! See ../shared/kafka-semantics.md section (d) for the rules followed here.
 
 mod delay_queue;
 mod entries;
 mod invariants;
+mod store;
 mod view;
 mod wheel;
 
@@ -20,9 +24,10 @@ mod tests;
 use std::num::NonZeroU32;
 
 use delay_queue::DelayQueue;
-use entries::Entries;
 use wheel::{BucketId, Placement, TimingWheel};
 
+pub use entries::Entries;
+pub use store::{BucketRef, EntryStore};
 pub use view::{BucketView, LevelView, TimerView};
 
 /// Kafka's `SystemTimer` default tick.
@@ -44,7 +49,9 @@ pub struct TimerHandle {
 }
 
 impl TimerHandle {
-    fn new(slot: u32, generation: u32) -> Self {
+    /// The handle of the entry in `slot` at `generation` (for an [`EntryStore`] naming its
+    /// entries).
+    pub fn new(slot: u32, generation: u32) -> Self {
         let slot_plus_one = slot
             .checked_add(1)
             .and_then(NonZeroU32::new)
@@ -116,13 +123,12 @@ pub struct Fired<T> {
     pub task: T,
 }
 
-/// Kafka: `SystemTimer` with its `TimingWheel` hierarchy and `DelayQueue`.
+/// Kafka: `SystemTimer` with its `TimingWheel` hierarchy and `DelayQueue`, keeping its own
+/// entries. Everything but the storage is [`Wheels`].
 #[derive(Clone, Debug)]
 pub struct Timer<T> {
+    wheels: Wheels,
     entries: Entries<T>,
-    /// Level 0 is the finest wheel; level k + 1 is level k's overflow wheel.
-    levels: Vec<TimingWheel>,
-    delay_queue: DelayQueue,
 }
 
 impl<T> Timer<T> {
@@ -134,68 +140,27 @@ impl<T> Timer<T> {
     /// A timer whose finest wheel has `wheel_size` buckets of `tick_ms` each, starting at
     /// `start_ms` rounded down to a multiple of `tick_ms`.
     pub fn with_wheel(tick_ms: u64, wheel_size: usize, start_ms: u64) -> Self {
-        assert!(tick_ms >= 1, "tick_ms must be at least 1");
-        // With one bucket a level holds nothing and its overflow wheel has the same tick, so
-        // the hierarchy would never end.
-        assert!(wheel_size >= 2, "wheel_size must be at least 2");
-        assert!(
-            wheel_size <= entries::MAX_WHEEL_SIZE,
-            "wheel_size must be at most {}",
-            entries::MAX_WHEEL_SIZE
-        );
         Timer {
-            entries: Entries::new(),
-            levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
-            delay_queue: DelayQueue::default(),
+            wheels: Wheels::with_wheel(tick_ms, wheel_size, start_ms),
+            entries: Entries::default(),
         }
     }
 
-    /// Kafka: `SystemTimer.add`. Expiration = `now_ms + delay_ms`, where `now_ms` is the caller's
-    /// clock; the wheels' own current times lag it and move only when a bucket expires.
-    ///
-    /// A zero delay is `Expired` at once even when the wheels lag (where Kafka would park the
-    /// task in an already-due bucket until the reaper's next poll). Panics if `now_ms` is behind
-    /// the finest wheel's current time (the caller's clock went backwards) or the expiration
-    /// overflows u64.
+    /// See [`Wheels::add`].
     pub fn add(&mut self, now_ms: u64, delay_ms: u64, task: T) -> AddResult<T> {
-        let wheel_time_ms = self.current_time_ms();
-        assert!(
-            now_ms >= wheel_time_ms,
-            "timer add at {now_ms} ms is behind the timer's clock at {wheel_time_ms} ms"
-        );
-        let expiration_ms = now_ms
-            .checked_add(delay_ms)
-            .expect("timer expiration overflows u64");
-        if delay_ms == 0 {
-            return AddResult::Expired(task);
-        }
-        match self.target_bucket(expiration_ms) {
-            None => AddResult::Expired(task),
-            Some(bucket) => {
-                let handle = self.entries.insert(task, expiration_ms, bucket);
-                self.link(handle, bucket);
-                AddResult::Scheduled(handle)
-            }
-        }
+        self.wheels.add(&mut self.entries, now_ms, delay_ms, task)
     }
 
-    /// Kafka: `TimerTask.cancel`. O(1): frees the entry; the bucket's flush skips the stale
-    /// handle. Returns whether the entry was still live (false for a stale handle). Cancelled
-    /// entries never fire; the task is dropped when its slot is reused. The bucket stays queued
-    /// even if it is now empty, and is later flushed as a no-op, as in Kafka.
+    /// See [`Wheels::cancel`].
     pub fn cancel(&mut self, handle: TimerHandle) -> bool {
-        if self.entries.slot_of(handle).is_none() {
-            return false;
-        }
-        self.entries.cancel(handle);
-        true
+        self.wheels.cancel(&mut self.entries, handle)
     }
 
     /// A hint that `handle` is about to be cancelled (or looked up): starts loading what that
     /// reads, so a caller with many to cancel can overlap their cache misses. Changes nothing.
     #[inline]
     pub fn prefetch(&self, handle: TimerHandle) {
-        self.entries.prefetch_record(handle);
+        self.entries.prefetch(handle);
     }
 
     /// Number of live entries (Kafka's `taskCounter` / `NumDelayedOperations`).
@@ -203,29 +168,15 @@ impl<T> Timer<T> {
         self.entries.live()
     }
 
-    /// Earliest expiration among buckets waiting in the delay queue (possibly a bucket emptied
-    /// by cancels; Kafka flushes those as no-ops too). `None` when the queue is empty.
-    ///
-    /// Because the wheels lag the caller's clock, this can be earlier than the caller's `now`;
-    /// advancing to `max(now, next)` is then correct, and advancing to the earlier value is
-    /// harmless.
+    /// See [`Wheels::next_expiration_ms`].
     pub fn next_expiration_ms(&self) -> Option<u64> {
-        self.delay_queue.peek_expiration_ms()
+        self.wheels.next_expiration_ms()
     }
 
-    /// Kafka: `SystemTimer.advanceClock` without the blocking poll. While the delay queue's head
-    /// bucket has expiration <= `now_ms`: pop it, advance the wheels to its expiration, flush
-    /// it, and re-insert each entry, which either cascades into a finer bucket or is passed to
-    /// `on_expired` because it is now due. Buckets go in order of (expiration, offer order);
-    /// within a bucket, entries go in insertion order. Returns whether any bucket was processed.
-    pub fn advance_clock(&mut self, now_ms: u64, mut on_expired: impl FnMut(Fired<T>)) -> bool {
-        let mut processed = false;
-        while let Some(queued) = self.delay_queue.pop_due(now_ms) {
-            processed = true;
-            self.advance_wheels(queued.expiration_ms);
-            self.flush(queued.bucket, queued.expiration_ms, &mut on_expired);
-        }
-        processed
+    /// See [`Wheels::advance_clock`].
+    pub fn advance_clock(&mut self, now_ms: u64, on_expired: impl FnMut(Fired<T>)) -> bool {
+        self.wheels
+            .advance_clock(&mut self.entries, now_ms, on_expired)
     }
 
     /// The expiration time of a live entry.
@@ -243,10 +194,146 @@ impl<T> Timer<T> {
         self.entries.get_mut(handle).map(|entry| &mut entry.task)
     }
 
-    /// Where a live entry sits now: (level index, bucket index). Level 0 is the finest wheel.
+    /// See [`Wheels::locate`].
     pub fn locate(&self, handle: TimerHandle) -> Option<(usize, usize)> {
-        let slot = self.entries.slot_of(handle)?;
-        let id = self.entries.bucket_of(slot);
+        self.wheels.locate(&self.entries, handle)
+    }
+
+    /// See [`Wheels::current_time_ms`].
+    pub fn current_time_ms(&self) -> u64 {
+        self.wheels.current_time_ms()
+    }
+
+    /// How many wheel levels exist so far (overflow wheels are created on demand).
+    pub fn level_count(&self) -> usize {
+        self.wheels.level_count()
+    }
+
+    /// For the page's timing-wheel view: every level and its non-empty or still-queued buckets.
+    pub fn view(&self) -> TimerView {
+        self.wheels.view(&self.entries)
+    }
+
+    /// See [`Wheels::assert_invariants`].
+    pub fn assert_invariants(&self) {
+        self.wheels.assert_invariants(&self.entries);
+    }
+}
+
+/// The hierarchy of wheels and the delay queue of their buckets: a timer without storage of its
+/// own. Each operation takes the [`EntryStore`] that keeps the entries, always the same one.
+#[derive(Clone, Debug)]
+pub struct Wheels {
+    /// Level 0 is the finest wheel; level k + 1 is level k's overflow wheel.
+    levels: Vec<TimingWheel>,
+    delay_queue: DelayQueue,
+}
+
+impl Wheels {
+    /// Kafka's defaults: tick_ms 1, wheel_size 20.
+    pub fn new(start_ms: u64) -> Self {
+        Self::with_wheel(DEFAULT_TICK_MS, DEFAULT_WHEEL_SIZE, start_ms)
+    }
+
+    /// Wheels whose finest level has `wheel_size` buckets of `tick_ms` each, starting at
+    /// `start_ms` rounded down to a multiple of `tick_ms`.
+    pub fn with_wheel(tick_ms: u64, wheel_size: usize, start_ms: u64) -> Self {
+        assert!(tick_ms >= 1, "tick_ms must be at least 1");
+        // With one bucket a level holds nothing and its overflow wheel has the same tick, so
+        // the hierarchy would never end.
+        assert!(wheel_size >= 2, "wheel_size must be at least 2");
+        assert!(
+            wheel_size <= store::MAX_WHEEL_SIZE,
+            "wheel_size must be at most {}",
+            store::MAX_WHEEL_SIZE
+        );
+        Wheels {
+            levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
+            delay_queue: DelayQueue::default(),
+        }
+    }
+
+    /// Kafka: `SystemTimer.add`. Expiration = `now_ms + delay_ms`, where `now_ms` is the caller's
+    /// clock; the wheels' own current times lag it and move only when a bucket expires.
+    ///
+    /// A zero delay is `Expired` at once even when the wheels lag (where Kafka would park the
+    /// task in an already-due bucket until the reaper's next poll). Panics if `now_ms` is behind
+    /// the finest wheel's current time (the caller's clock went backwards) or the expiration
+    /// overflows u64.
+    pub fn add<S: EntryStore>(
+        &mut self,
+        store: &mut S,
+        now_ms: u64,
+        delay_ms: u64,
+        task: S::Task,
+    ) -> AddResult<S::Task> {
+        let wheel_time_ms = self.current_time_ms();
+        assert!(
+            now_ms >= wheel_time_ms,
+            "timer add at {now_ms} ms is behind the timer's clock at {wheel_time_ms} ms"
+        );
+        let expiration_ms = now_ms
+            .checked_add(delay_ms)
+            .expect("timer expiration overflows u64");
+        if delay_ms == 0 {
+            return AddResult::Expired(task);
+        }
+        match self.target_bucket(expiration_ms) {
+            None => AddResult::Expired(task),
+            Some(bucket) => {
+                let handle = store.insert(task, expiration_ms, BucketRef::new(bucket));
+                self.link(store, handle, bucket);
+                AddResult::Scheduled(handle)
+            }
+        }
+    }
+
+    /// Kafka: `TimerTask.cancel`. O(1): frees the entry; the bucket's flush skips the stale
+    /// handle. Returns whether the entry was still live (false for a stale handle). Cancelled
+    /// entries never fire. The bucket stays queued even if it is now empty, and is later
+    /// flushed as a no-op, as in Kafka.
+    pub fn cancel<S: EntryStore>(&mut self, store: &mut S, handle: TimerHandle) -> bool {
+        if store.slot_of(handle).is_none() {
+            return false;
+        }
+        store.cancel(handle);
+        true
+    }
+
+    /// Earliest expiration among buckets waiting in the delay queue (possibly a bucket emptied
+    /// by cancels; Kafka flushes those as no-ops too). `None` when the queue is empty.
+    ///
+    /// Because the wheels lag the caller's clock, this can be earlier than the caller's `now`;
+    /// advancing to `max(now, next)` is then correct, and advancing to the earlier value is
+    /// harmless.
+    pub fn next_expiration_ms(&self) -> Option<u64> {
+        self.delay_queue.peek_expiration_ms()
+    }
+
+    /// Kafka: `SystemTimer.advanceClock` without the blocking poll. While the delay queue's head
+    /// bucket has expiration <= `now_ms`: pop it, advance the wheels to its expiration, flush
+    /// it, and re-insert each entry, which either cascades into a finer bucket or is passed to
+    /// `on_expired` because it is now due. Buckets go in order of (expiration, offer order);
+    /// within a bucket, entries go in insertion order. Returns whether any bucket was processed.
+    pub fn advance_clock<S: EntryStore>(
+        &mut self,
+        store: &mut S,
+        now_ms: u64,
+        mut on_expired: impl FnMut(Fired<S::Task>),
+    ) -> bool {
+        let mut processed = false;
+        while let Some(queued) = self.delay_queue.pop_due(now_ms) {
+            processed = true;
+            self.advance_wheels(queued.expiration_ms);
+            self.flush(store, queued.bucket, queued.expiration_ms, &mut on_expired);
+        }
+        processed
+    }
+
+    /// Where a live entry sits now: (level index, bucket index). Level 0 is the finest wheel.
+    pub fn locate<S: EntryStore>(&self, store: &S, handle: TimerHandle) -> Option<(usize, usize)> {
+        let slot = store.slot_of(handle)?;
+        let id = store.bucket_of(slot).id();
         Some((id.level as usize, id.index as usize))
     }
 
@@ -295,10 +382,10 @@ impl<T> Timer<T> {
         }
     }
 
-    /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`, which its record
+    /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`, which its entry
     /// already names.
-    fn link(&mut self, handle: TimerHandle, id: BucketId) {
-        debug_assert_eq!(self.entries.bucket_of(handle.slot()), id);
+    fn link<S: EntryStore>(&mut self, store: &S, handle: TimerHandle, id: BucketId) {
+        debug_assert_eq!(store.bucket_of(handle.slot()).id(), id);
         self.levels[id.level as usize].buckets[id.index as usize]
             .handles
             .push(handle);
@@ -319,7 +406,13 @@ impl<T> Timer<T> {
     /// Kafka: `TimerTaskList.flush(addTimerTaskEntry)`. Detaches the bucket's list, resets its
     /// expiration to unset, and re-inserts each live entry in list order (stale handles of
     /// cancelled entries are skipped).
-    fn flush<F: FnMut(Fired<T>)>(&mut self, id: BucketId, expiration_ms: u64, on_expired: &mut F) {
+    fn flush<S: EntryStore, F: FnMut(Fired<S::Task>)>(
+        &mut self,
+        store: &mut S,
+        id: BucketId,
+        expiration_ms: u64,
+        on_expired: &mut F,
+    ) {
         let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
         assert!(
             bucket.queued,
@@ -332,8 +425,8 @@ impl<T> Timer<T> {
         );
         let handles = bucket.take_list();
         for &handle in &handles {
-            if self.entries.slot_of(handle).is_some() {
-                self.reinsert(handle, on_expired);
+            if let Some(slot) = store.slot_of(handle) {
+                self.reinsert(store, handle, slot, on_expired);
             }
         }
         // A re-insert never targets the bucket being flushed (its whole range is now due at its
@@ -342,19 +435,25 @@ impl<T> Timer<T> {
     }
 
     /// Kafka: `SystemTimer.addTimerTaskEntry` for an entry coming out of a flushed bucket.
-    fn reinsert<F: FnMut(Fired<T>)>(&mut self, handle: TimerHandle, on_expired: &mut F) {
-        let expiration_ms = self.entries.entry(handle.slot()).expiration_ms;
+    fn reinsert<S: EntryStore, F: FnMut(Fired<S::Task>)>(
+        &mut self,
+        store: &mut S,
+        handle: TimerHandle,
+        slot: u32,
+        on_expired: &mut F,
+    ) {
+        let expiration_ms = store.expiration_ms(slot);
         match self.target_bucket(expiration_ms) {
             Some(id) => {
-                self.entries.set_bucket(handle.slot(), id);
-                self.link(handle, id);
+                store.set_bucket(slot, BucketRef::new(id));
+                self.link(store, handle, id);
             }
             None => {
-                let (handle, entry) = self.entries.remove(handle.slot());
+                let (handle, task) = store.remove(slot);
                 on_expired(Fired {
                     handle,
-                    expiration_ms: entry.expiration_ms,
-                    task: entry.task,
+                    expiration_ms,
+                    task,
                 });
             }
         }

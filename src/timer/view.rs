@@ -3,7 +3,7 @@
 //! It copies every level's geometry and clock and, per level, only the buckets that hold entries
 //! or still wait in the delay queue, so its size follows the live entries, not the wheel size.
 
-use super::{Timer, TimerHandle};
+use super::{EntryStore, TimerHandle, Wheels};
 
 /// The whole hierarchy, finest level first.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -38,9 +38,10 @@ pub struct BucketView {
     pub entries: Vec<TimerHandle>,
 }
 
-impl<T> Timer<T> {
-    /// For the page's timing-wheel view: every level and its non-empty or still-queued buckets.
-    pub fn view(&self) -> TimerView {
+impl Wheels {
+    /// For the page's timing-wheel view: every level and its non-empty or still-queued buckets,
+    /// with the entries `store` keeps.
+    pub fn view<S: EntryStore>(&self, store: &S) -> TimerView {
         let levels = self
             .levels
             .iter()
@@ -58,23 +59,23 @@ impl<T> Timer<T> {
                     .map(|(index, bucket)| BucketView {
                         index,
                         expiration_ms: bucket.expiration_ms,
-                        entries: self.live_handles(&bucket.handles),
+                        entries: live_handles(store, &bucket.handles),
                     })
                     .collect(),
             })
             .collect();
         TimerView {
             levels,
-            size: self.size(),
+            size: store.live(),
             next_expiration_ms: self.next_expiration_ms(),
         }
     }
+}
 
-    fn live_handles(&self, handles: &[TimerHandle]) -> Vec<TimerHandle> {
-        handles
-            .iter()
-            .copied()
-            .filter(|&handle| self.entries.slot_of(handle).is_some())
-            .collect()
-    }
+fn live_handles<S: EntryStore>(store: &S, handles: &[TimerHandle]) -> Vec<TimerHandle> {
+    handles
+        .iter()
+        .copied()
+        .filter(|&handle| store.slot_of(handle).is_some())
+        .collect()
 }
