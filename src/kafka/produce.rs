@@ -380,11 +380,7 @@ impl Broker {
             });
         }
         if watched == Watched::Waiting {
-            if let Some(expires_at_ms) = self
-                .produce_purgatory
-                .timer_handle(op_id)
-                .and_then(|h| self.produce_purgatory.timer().expiration_ms(h))
-            {
+            if let Some(expires_at_ms) = self.produce_purgatory.timer_expiration_ms(op_id) {
                 ctx.emit(last, || Event::TimerAdded {
                     broker,
                     purgatory: "produce",

@@ -5,7 +5,7 @@ use std::num::NonZeroU64;
 
 use serde::Serialize;
 
-use crate::timer::{AddResult, Fired, Timer, TimerHandle};
+use crate::timer::{AddResult, EntryStore, Fired, TimerHandle, TimerView, Wheels};
 
 use super::held::{Held, Slab};
 use super::watchers::{ListId, Memberships, Watchers};
@@ -20,13 +20,12 @@ pub struct OpId {
 
 /// What a purgatory's timer entry carries: the operation, and the order in which it entered the
 /// purgatory, so that operations due in the same millisecond expire in the order they were
-/// scheduled (the wheel's bucket order differs once entries cascade). Kept here rather than in
-/// the operation's slot, which only the expiry would read it from. The sequence starts at 1, so
-/// that the timer's optional entry body needs no separate tag (24 bytes instead of 32).
+/// scheduled (the wheel's bucket order differs once entries cascade). Both are kept in the
+/// operation's slot, which is the timer's entry store (see `held.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timeout {
     pub op: OpId,
-    seq: NonZeroU64,
+    pub(super) seq: NonZeroU64,
 }
 
 /// How an operation came to complete (the page's code-path view shows which).
@@ -84,7 +83,8 @@ pub struct Purgatory<K, O> {
     /// Operations that completed while still on some watch list (what a purge must clean).
     garbage: Vec<OpId>,
     watchers: Watchers<K>,
-    timer: Timer<Timeout>,
+    /// The timing wheels; the entries are in `held`, one in each timed operation's slot.
+    timer: Wheels,
     /// Kafka: `estimatedTotalOperations`, incremented once per watched op, reset by a purge.
     estimated_total_operations: u64,
     purge_interval: u64,
@@ -99,8 +99,7 @@ pub struct Purgatory<K, O> {
 /// a memory access behind the work on the ones before it.
 const PURGE_PREFETCH_DISTANCE: usize = 16;
 
-/// How many operations ahead `force_complete_all` asks for a timer record (and twice as far
-/// ahead, for a slot, whose content names the record).
+/// How many operations ahead `force_complete_all` asks for a slot.
 const COMPLETION_PREFETCH_DISTANCE: usize = 8;
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
@@ -113,7 +112,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             held: Slab::new(),
             garbage: Vec::new(),
             watchers: Watchers::new(),
-            timer: Timer::new(start_ms),
+            timer: Wheels::new(start_ms),
             estimated_total_operations: 0,
             purge_interval,
             last_reaper_step_ms: start_ms,
@@ -133,7 +132,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka's `NumDelayedOperations`: live timer entries.
     pub fn num_delayed_operations(&self) -> usize {
-        self.timer.size()
+        self.held.live()
     }
 
     pub fn estimated_total_operations(&self) -> u64 {
@@ -144,8 +143,39 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.purge_interval
     }
 
-    pub fn timer(&self) -> &Timer<Timeout> {
-        &self.timer
+    /// The timing wheels and their entries, for the page.
+    pub fn timer_view(&self) -> TimerView {
+        self.timer.view(&self.held)
+    }
+
+    /// The operation whose timer entry `handle` names, while it is live.
+    pub fn timer_op(&self, handle: TimerHandle) -> Option<OpId> {
+        self.held.slot_of(handle).map(|slot| OpId {
+            slot,
+            generation: handle.generation(),
+        })
+    }
+
+    /// Where a waiting operation's timer entry sits: (level, bucket index).
+    pub fn timer_slot(&self, id: OpId) -> Option<(usize, usize)> {
+        self.timer.locate(&self.held, self.timer_handle(id)?)
+    }
+
+    /// When a waiting operation's timer entry is due.
+    pub fn timer_expiration_ms(&self, id: OpId) -> Option<u64> {
+        let slot = self.held.slot_of(self.timer_handle(id)?)?;
+        Some(self.held.expiration_ms(slot))
+    }
+
+    /// The wheels' own clock (Kafka: the finest `TimingWheel`'s `currentTimeMs`).
+    pub fn timer_current_time_ms(&self) -> u64 {
+        self.timer.current_time_ms()
+    }
+
+    /// Panics unless the timing wheels and the operations' entries agree (see
+    /// [`Wheels::assert_invariants`]).
+    pub fn assert_timer_invariants(&self) {
+        self.timer.assert_invariants(&self.held);
     }
 
     /// The operation, while held (waiting, or completed but still watched).
@@ -159,7 +189,8 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// The timer entry of a waiting operation.
     pub fn timer_handle(&self, id: OpId) -> Option<TimerHandle> {
-        self.held.get(id).and_then(|h| h.timer)
+        let handle = TimerHandle::new(id.slot, id.generation);
+        self.held.slot_of(handle).map(|_| handle)
     }
 
     /// Held operations in slot order, with their completed flag.
@@ -227,8 +258,8 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             op: id,
             seq: NonZeroU64::new(self.next_seq).expect("counted from 1"),
         };
-        match self.timer.add(now_ms, delay_ms, timeout) {
-            AddResult::Scheduled(handle) => self.held_mut(id).timer = Some(handle),
+        match self.timer.add(&mut self.held, now_ms, delay_ms, timeout) {
+            AddResult::Scheduled(_) => {}
             // Kafka runs a task whose deadline has already passed on the executor at once.
             AddResult::Expired(_) => self.expire(id, hooks),
         }
@@ -278,19 +309,13 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// `force_complete` on each of `ids` in turn; returns how many it completed. The same as
     /// calling `force_complete` in a loop, but when many operations are due at once (a
     /// completion queue draining one millisecond), each scattered among a million, it asks for
-    /// the slots and timer records of those a few places ahead, so their cache misses overlap
-    /// instead of coming one after another.
+    /// the slots (which hold their timer entries too) of those a few places ahead, so their cache
+    /// misses overlap instead of coming one after another.
     pub fn force_complete_all(&mut self, ids: &[OpId], hooks: &mut impl Hooks<O>) -> usize {
         let mut completed = 0;
         for (i, &id) in ids.iter().enumerate() {
-            if let Some(&far) = ids.get(i + 2 * COMPLETION_PREFETCH_DISTANCE) {
-                self.held.prefetch(far);
-            }
-            // Its slot was asked for a distance ago: read where its timer record is now.
-            if let Some(&near) = ids.get(i + COMPLETION_PREFETCH_DISTANCE) {
-                if let Some(handle) = self.held.get(near).and_then(|h| h.timer) {
-                    self.timer.prefetch(handle);
-                }
+            if let Some(&ahead) = ids.get(i + COMPLETION_PREFETCH_DISTANCE) {
+                self.held.prefetch(ahead);
             }
             completed += usize::from(self.force_complete(id, hooks));
         }
@@ -317,12 +342,12 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// removed (0 when it did not run).
     pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
         let mut expired = std::mem::take(&mut self.expired_scratch);
-        self.timer.advance_clock(now_ms, |due: Fired<Timeout>| {
-            expired.push((due.expiration_ms, due.task.seq, due.task.op));
-        });
+        self.timer
+            .advance_clock(&mut self.held, now_ms, |due: Fired<Timeout>| {
+                expired.push((due.expiration_ms, due.task.seq, due.task.op));
+            });
         expired.sort_unstable();
         for &(_, _, id) in &expired {
-            self.held_mut(id).timer = None;
             self.expire(id, hooks);
         }
         expired.clear();
@@ -333,7 +358,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     fn purge_due(&self) -> bool {
         self.estimated_total_operations
-            .saturating_sub(self.timer.size() as u64)
+            .saturating_sub(self.held.live() as u64)
             > self.purge_interval
     }
 
@@ -346,7 +371,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// entries as Kafka's walk of every list, at a cost proportional to the garbage. Their ids
     /// stay in the lists' storage as tombstones until a walk or a compaction drops them.
     fn purge(&mut self) -> usize {
-        self.estimated_total_operations = self.timer.size() as u64;
+        self.estimated_total_operations = self.held.live() as u64;
         // Drained and handed back, so its capacity is reused purge after purge.
         let mut garbage = std::mem::take(&mut self.garbage);
         for (i, &id) in garbage.iter().enumerate() {
@@ -389,13 +414,12 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka: `forceComplete` once it has won: cancel the timer entry, then `onComplete`.
     fn complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) {
+        // Not on the timer yet when it completes on a try of `try_complete_else_watch`.
+        let handle = TimerHandle::new(id.slot, id.generation);
+        self.timer.cancel(&mut self.held, handle);
         let held = held_mut(&mut self.held, id, self.name);
         debug_assert!(!held.completed);
         held.completed = true;
-        if let Some(handle) = held.timer.take() {
-            let cancelled = self.timer.cancel(handle);
-            debug_assert!(cancelled, "a waiting operation's timer entry is live");
-        }
         hooks.on_complete(id, &mut held.op, how);
         // A check-and-complete is about to take the op off the list it walks; any other list
         // keeps it as garbage.

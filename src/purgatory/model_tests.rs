@@ -1,7 +1,8 @@
 //! The purgatory against a naive model of Kafka's rules on seeded random workloads: watch lists
 //! as plain vectors that the purge walks in full (as Kafka's `purgeCompleted` does), expiry by a
 //! sorted scan. Checked after every step: the gauges, every watch list in FIFO order with its
-//! completed flags, and the order and manner in which operations completed.
+//! completed flags, the order and manner in which operations completed, and the timer's
+//! structure over the entries in the operations' slots.
 
 use std::collections::BTreeMap;
 
@@ -207,6 +208,8 @@ fn run(seed: u64, steps: usize, purge_interval: u64, key_space: u64) {
                 );
             }
         }
+        // The wheels agree with the entries kept in the operations' slots.
+        p.assert_timer_invariants();
         let expected_log: Vec<(OpId, Completion)> =
             model.log.iter().map(|&(i, how)| (ids[i], how)).collect();
         assert_eq!(hooks.log, expected_log, "{context}: completions");

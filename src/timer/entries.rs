@@ -161,12 +161,6 @@ impl<T> EntryStore for Entries<T> {
     fn count_live(&self) -> usize {
         self.records.iter().filter(|r| r.bucket.is_some()).count()
     }
-
-    fn prefetch(&self, handle: TimerHandle) {
-        if let Some(record) = self.records.get(handle.slot() as usize) {
-            crate::prefetch::prefetch(record);
-        }
-    }
 }
 
 #[cfg(test)]

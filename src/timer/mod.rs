@@ -156,13 +156,6 @@ impl<T> Timer<T> {
         self.wheels.cancel(&mut self.entries, handle)
     }
 
-    /// A hint that `handle` is about to be cancelled (or looked up): starts loading what that
-    /// reads, so a caller with many to cancel can overlap their cache misses. Changes nothing.
-    #[inline]
-    pub fn prefetch(&self, handle: TimerHandle) {
-        self.entries.prefetch(handle);
-    }
-
     /// Number of live entries (Kafka's `taskCounter` / `NumDelayedOperations`).
     pub fn size(&self) -> usize {
         self.entries.live()

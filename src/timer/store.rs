@@ -70,9 +70,6 @@ pub trait EntryStore {
 
     /// The live entries' handles, counted the slow way (for invariant checks).
     fn count_live(&self) -> usize;
-
-    /// A hint that `handle` is about to be cancelled: start loading what that touches.
-    fn prefetch(&self, _handle: TimerHandle) {}
 }
 
 #[cfg(test)]

@@ -210,7 +210,6 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                 .collect(),
         })
         .collect();
-    let timer = purgatory.timer();
     let mut operations_total = 0;
     let mut waiting = Vec::new();
     let mut completed = Vec::new();
@@ -227,7 +226,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
             timeout_ms: op.timeout_ms,
             expires_at_ms: op.created_ms + op.timeout_ms,
             completed: done,
-            timer_slot: purgatory.timer_handle(id).and_then(|h| timer.locate(h)),
+            timer_slot: purgatory.timer_slot(id),
             partitions: op
                 .partitions
                 .iter()
@@ -243,7 +242,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
     }
     waiting.sort_by_key(|o| (o.created_ms, o.op.clone()));
     waiting.extend(completed.into_iter().take(MAX_OPERATIONS / 2));
-    let view = timer.view();
+    let view = purgatory.timer_view();
     PurgatoryView {
         gauges: gauges(purgatory),
         watch_lists,
@@ -271,7 +270,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                                 .entries
                                 .iter()
                                 .take(MAX_BUCKET_ENTRIES)
-                                .filter_map(|&h| timer.get(h).map(|timeout| op_label(timeout.op)))
+                                .filter_map(|&h| purgatory.timer_op(h).map(op_label))
                                 .collect(),
                         })
                         .collect(),
