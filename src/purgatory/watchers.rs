@@ -63,6 +63,11 @@ pub(super) struct Watchers<K> {
     /// The lists of operations watched on more than `INLINE` keys, and the numbers free for reuse.
     spills: Vec<Vec<ListId>>,
     free_spills: Vec<usize>,
+    /// The keys of the last inline `watch_all` and their lists, place by place: an operation
+    /// watched on the same keys as the one before (a producer's next batch to the same
+    /// partitions, a follower's next fetch) finds its lists without hashing. Cleared whenever a
+    /// list is dropped, since its number may be reused.
+    recent: Vec<(K, ListId)>,
 }
 
 impl<K: Ord + Hash + Clone> Watchers<K> {
@@ -77,6 +82,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             idle: 0,
             spills: Vec::new(),
             free_spills: Vec::new(),
+            recent: Vec::new(),
         }
     }
 
@@ -100,8 +106,18 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             return self.watch_spilled(keys, id);
         }
         let mut places = [UNUSED; INLINE];
-        for (place, key) in places.iter_mut().zip(keys) {
-            *place = self.watch(key, id);
+        for (i, (place, key)) in places.iter_mut().zip(keys).enumerate() {
+            let list = match self.recent.get(i) {
+                Some((recent, list)) if recent == key => *list,
+                _ => {
+                    let list = self.list_of(key);
+                    self.recent.truncate(i);
+                    self.recent.push((key.clone(), list));
+                    list
+                }
+            };
+            self.append(list, id);
+            *place = list;
         }
         Memberships(places)
     }
@@ -133,17 +149,26 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
 
     /// Kafka: `Watchers.watch`. Appends `id` to `key`'s list, creating the list if needed.
     fn watch(&mut self, key: &K, id: OpId) -> ListId {
-        let list = match self.by_key.get(key) {
+        let list = self.list_of(key);
+        self.append(list, id);
+        list
+    }
+
+    /// `key`'s list, created if there is none.
+    fn list_of(&mut self, key: &K) -> ListId {
+        match self.by_key.get(key) {
             Some(&list) => list,
             None => self.create(key),
-        };
+        }
+    }
+
+    fn append(&mut self, list: ListId, id: OpId) {
         let watch_list = self.list_mut(list);
         let was_idle = std::mem::replace(&mut watch_list.idle, false);
         watch_list.entries.push_back(id);
         watch_list.live += 1;
         self.idle -= usize::from(was_idle);
         self.total_live += 1;
-        list
     }
 
     /// Takes a list's entries out for a walk; give them back with [`Watchers::finish_walk`].
@@ -212,6 +237,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         let watch_list = self.lists[list as usize].take().expect("a live list");
         self.by_key.remove(&watch_list.key);
         self.free.push(list);
+        self.recent.clear();
         true
     }
 
@@ -340,6 +366,37 @@ mod tests {
         }
     }
 
+    /// The only op on `key`'s list completes, and a walk of that list takes it off.
+    fn complete_alone(watchers: &mut Watchers<u32>, key: u32, memberships: &Memberships) {
+        let list = watchers.find(&key).expect("watched");
+        watchers.mark_garbage(memberships);
+        let entries = watchers.take_entries(list);
+        watchers.unwatch(list);
+        watchers.finish_walk(list, entries);
+    }
+
+    #[test]
+    fn the_last_keys_never_lead_to_a_dropped_list() {
+        let mut watchers: Watchers<u32> = Watchers::new();
+        // Fill the idle room, so that the next list to empty is dropped.
+        for key in 100..100 + MAX_IDLE as u32 {
+            let memberships = watchers.watch_all(&[key], id(key));
+            complete_alone(&mut watchers, key, &memberships);
+        }
+        let memberships = watchers.watch_all(&[1], id(1));
+        let dropped = watchers.find(&1);
+        complete_alone(&mut watchers, 1, &memberships);
+        assert_eq!(watchers.find(&1), None, "dropped, not idle");
+        // A watch on more keys than fit inline (which leaves the last keys alone) gives key 2
+        // the dropped list's number.
+        watchers.watch_all(&[2, 3, 4, 5, 6], id(2));
+        assert_eq!(watchers.find(&2), dropped);
+        // Key 1 again, as in the last inline watch: a list of its own, not key 2's.
+        watchers.watch_all(&[1], id(3));
+        assert_eq!((watchers.live(&1), watchers.live(&2)), (1, 1));
+        assert_ne!(watchers.find(&1), dropped);
+    }
+
     #[test]
     fn emptied_lists_stay_idle_under_their_key_up_to_a_bound_and_unseen() {
         let mut watchers: Watchers<u32> = Watchers::new();
@@ -350,11 +407,7 @@ mod tests {
             .collect();
         // Each op completes and a walk of its only list takes it off.
         for (key, memberships) in keys.clone().zip(&memberships) {
-            let list = watchers.find(&key).expect("watched");
-            watchers.mark_garbage(memberships);
-            let entries = watchers.take_entries(list);
-            watchers.unwatch(list);
-            watchers.finish_walk(list, entries);
+            complete_alone(&mut watchers, key, memberships);
         }
         assert_eq!(watchers.total_live(), 0);
         assert!(
