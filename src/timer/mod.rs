@@ -220,6 +220,12 @@ pub struct Wheels {
     /// Level 0 is the finest wheel; level k + 1 is level k's overflow wheel.
     levels: Vec<TimingWheel>,
     delay_queue: DelayQueue,
+    /// The last expiration placed in a bucket, and that bucket. Entries added in one millisecond
+    /// with one delay, and entries cascading out of one bucket, mostly share their expiration;
+    /// while no wheel's clock moves, the same expiration lands in the same bucket, whose
+    /// expiration is already set (nothing to offer), so the walk up the levels can be skipped.
+    /// Forgotten before every flush, the only time a clock moves or a bucket is emptied.
+    last_placement: Option<(u64, BucketId)>,
 }
 
 impl Wheels {
@@ -243,6 +249,7 @@ impl Wheels {
         Wheels {
             levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
             delay_queue: DelayQueue::default(),
+            last_placement: None,
         }
     }
 
@@ -317,6 +324,7 @@ impl Wheels {
         let mut processed = false;
         while let Some(queued) = self.delay_queue.pop_due(now_ms) {
             processed = true;
+            self.last_placement = None;
             self.advance_wheels(queued.expiration_ms);
             self.flush(store, queued.bucket, queued.expiration_ms, &mut on_expired);
         }
@@ -345,6 +353,10 @@ impl Wheels {
     /// wheels as needed, until one holds `expiration_ms`; sets that bucket's expiration and
     /// offers it to the delay queue if the value changed. `None` means already expired.
     fn target_bucket(&mut self, expiration_ms: u64) -> Option<BucketId> {
+        match self.last_placement {
+            Some((last_ms, id)) if last_ms == expiration_ms => return Some(id),
+            _ => {}
+        }
         let mut level = 0;
         loop {
             match self.levels[level].placement(expiration_ms) {
@@ -369,6 +381,7 @@ impl Wheels {
                         bucket.queued = true;
                         self.delay_queue.offer(bucket_expiration_ms, id);
                     }
+                    self.last_placement = Some((expiration_ms, id));
                     return Some(id);
                 }
             }
