@@ -31,7 +31,7 @@ impl NextFit {
         if self.free * 4 <= len {
             return None;
         }
-        loop {
+        for _ in 0..len {
             let slot = self.cursor;
             self.cursor = (slot + 1) % len;
             if is_free(slot) {
@@ -39,6 +39,11 @@ impl NextFit {
                 return Some(slot);
             }
         }
+        // Only a caller that released a slot it had not taken can get here: grow rather than
+        // search forever.
+        debug_assert!(false, "{} slots counted free, none found", self.free);
+        self.free = 0;
+        None
     }
 
     /// A slot was released, its generation raised to `generation`: it can be reused unless it
@@ -55,23 +60,67 @@ impl NextFit {
 mod tests {
     use super::*;
 
+    /// Slots as a caller keeps them: released ones are free until placed again.
+    struct Slots {
+        next_fit: NextFit,
+        free: Vec<bool>,
+    }
+
+    impl Slots {
+        fn release(&mut self, slot: usize) {
+            self.free[slot] = true;
+            self.next_fit.released(1);
+        }
+
+        fn place(&mut self) -> Option<usize> {
+            let free = &self.free;
+            let slot = self.next_fit.place(free.len(), |slot| free[slot])?;
+            self.free[slot] = false;
+            Some(slot)
+        }
+    }
+
     #[test]
     fn grows_while_at_most_a_quarter_is_free_then_searches_from_the_cursor() {
-        let mut next_fit = NextFit::default();
-        let free = [false, true, false, true, false, false, false, false];
-        let is_free = |slot: usize| free[slot];
-        next_fit.released(1);
-        assert_eq!(next_fit.place(8, is_free), None, "1 of 8 free");
-        next_fit.released(1);
-        assert_eq!(next_fit.place(8, is_free), None, "2 of 8 free");
-        next_fit.released(1);
-        assert_eq!(next_fit.place(8, is_free), Some(1));
-        // The cursor went on past slot 1, so the search finds 3 next, then wraps to 1 again.
-        next_fit.released(1);
-        assert_eq!(next_fit.place(8, is_free), Some(3));
-        next_fit.released(1);
-        next_fit.released(1);
-        assert_eq!(next_fit.place(8, is_free), Some(1));
+        let mut slots = Slots {
+            next_fit: NextFit::default(),
+            free: vec![false; 8],
+        };
+        slots.release(5);
+        slots.release(1);
+        assert_eq!(slots.place(), None, "2 of 8 free: grow");
+        slots.release(6);
+        assert_eq!(
+            slots.place(),
+            Some(1),
+            "3 of 8: the first free from the cursor"
+        );
+        slots.release(3);
+        slots.release(1);
+        // The cursor went on past slot 1: 3, 5 and 6 come before 1 again.
+        assert_eq!(slots.place(), Some(3));
+        slots.release(3);
+        assert_eq!(slots.place(), Some(5));
+        slots.release(5);
+        assert_eq!(slots.place(), Some(6));
+        slots.release(6);
+        assert_eq!(slots.place(), Some(1), "wrapped around");
+    }
+
+    #[test]
+    fn a_count_of_free_slots_that_drifted_neither_hangs_nor_goes_unnoticed() {
+        let placed = std::panic::catch_unwind(|| {
+            let mut next_fit = NextFit::default();
+            for _ in 0..3 {
+                next_fit.released(1);
+            }
+            next_fit.place(8, |_| false)
+        });
+        if cfg!(debug_assertions) {
+            assert!(placed.is_err(), "a debug build stops at the drift");
+        } else {
+            assert_eq!(placed.ok(), Some(None), "a release build grows instead");
+        }
     }
 
     #[test]

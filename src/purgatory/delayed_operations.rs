@@ -1,7 +1,6 @@
 //! `Purgatory<K, O>`: operations waiting on watch keys and on the timer.
 
 use std::hash::Hash;
-use std::num::NonZeroU64;
 
 use serde::Serialize;
 
@@ -23,9 +22,9 @@ pub struct OpId {
 /// scheduled (the wheel's bucket order differs once entries cascade). Both are kept in the
 /// operation's slot, which is the timer's entry store (see `held.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timeout {
+pub(super) struct Timeout {
     pub op: OpId,
-    pub(super) seq: NonZeroU64,
+    pub seq: u64,
 }
 
 /// How an operation came to complete (the page's code-path view shows which).
@@ -90,7 +89,7 @@ pub struct Purgatory<K, O> {
     purge_interval: u64,
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
-    expired_scratch: Vec<(u64, NonZeroU64, OpId)>,
+    expired_scratch: Vec<(u64, u64, OpId)>,
     /// Numbers the operations in the order they are scheduled on the timer.
     next_seq: u64,
 }
@@ -163,13 +162,10 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// When a waiting operation's timer entry is due.
     pub fn timer_expiration_ms(&self, id: OpId) -> Option<u64> {
-        let slot = self.held.slot_of(self.timer_handle(id)?)?;
+        let slot = self
+            .held
+            .slot_of(TimerHandle::new(id.slot, id.generation))?;
         Some(self.held.expiration_ms(slot))
-    }
-
-    /// The wheels' own clock (Kafka: the finest `TimingWheel`'s `currentTimeMs`).
-    pub fn timer_current_time_ms(&self) -> u64 {
-        self.timer.current_time_ms()
     }
 
     /// Panics unless the timing wheels and the operations' entries agree (see
@@ -256,7 +252,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.next_seq += 1;
         let timeout = Timeout {
             op: id,
-            seq: NonZeroU64::new(self.next_seq).expect("counted from 1"),
+            seq: self.next_seq,
         };
         match self.timer.add(&mut self.held, now_ms, delay_ms, timeout) {
             AddResult::Scheduled(_) => {}
@@ -414,9 +410,14 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
     /// Kafka: `forceComplete` once it has won: cancel the timer entry, then `onComplete`.
     fn complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) {
-        // Not on the timer yet when it completes on a try of `try_complete_else_watch`.
         let handle = TimerHandle::new(id.slot, id.generation);
-        self.timer.cancel(&mut self.held, handle);
+        let cancelled = self.timer.cancel(&mut self.held, handle);
+        // Not on the timer yet when it completes on a try of `try_complete_else_watch`.
+        debug_assert_eq!(
+            cancelled,
+            !matches!(how, Completion::FirstTry | Completion::SecondTry),
+            "a waiting operation's timer entry is live"
+        );
         let held = held_mut(&mut self.held, id, self.name);
         debug_assert!(!held.completed);
         held.completed = true;

@@ -16,8 +16,6 @@
 //! purge's compaction checks millions of watch entries in a row, and reading four bytes per
 //! entry instead of a whole slot makes that walk about sixteen times less memory.
 
-use std::num::NonZeroU64;
-
 use crate::next_fit::{NextFit, RETIRED};
 use crate::timer::{BucketRef, EntryStore, TimerHandle};
 
@@ -217,7 +215,7 @@ impl<O> EntryStore for Slab<O> {
         debug_assert!(held.timer.is_none(), "an operation goes on the timer once");
         held.timer = Some(bucket);
         held.expiration_ms = expiration_ms;
-        held.seq = task.seq.get();
+        held.seq = task.seq;
         self.timed += 1;
         TimerHandle::new(task.op.slot, task.op.generation)
     }
@@ -254,10 +252,7 @@ impl<O> EntryStore for Slab<O> {
             slot,
             generation: self.slots[slot as usize].generation,
         };
-        let task = Timeout {
-            op,
-            seq: NonZeroU64::new(seq).expect("scheduled with a sequence number"),
-        };
+        let task = Timeout { op, seq };
         (TimerHandle::new(op.slot, op.generation), task)
     }
 

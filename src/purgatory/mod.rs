@@ -11,7 +11,8 @@ mod fixed_hash;
 mod held;
 mod watchers;
 
-pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Timeout, Watched, WatcherView};
+use delayed_operations::Timeout;
+pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
 
 #[cfg(test)]
 mod model_tests;

@@ -183,20 +183,21 @@ fn run(seed: u64, steps: usize, purge_interval: u64, key_space: u64) {
                     "{context}"
                 );
             }
-            6 if !ids.is_empty() && rng.below(2) == 0 => {
-                let i = rng.below(ids.len() as u64) as usize;
-                let real = p.force_complete(ids[i], &mut hooks);
-                assert_eq!(real, model.force_complete(i), "{context}");
-            }
             6 if !ids.is_empty() => {
-                // A batch longer than the prefetch distances, repeats and stale ids included.
-                let batch: Vec<usize> = (0..rng.below(40))
-                    .map(|_| rng.below(ids.len() as u64) as usize)
-                    .collect();
-                let batch_ids: Vec<OpId> = batch.iter().map(|&i| ids[i]).collect();
-                let real = p.force_complete_all(&batch_ids, &mut hooks);
-                let expected = batch.iter().filter(|&&i| model.force_complete(i)).count();
-                assert_eq!(real, expected, "{context}");
+                if rng.below(2) == 0 {
+                    let i = rng.below(ids.len() as u64) as usize;
+                    let real = p.force_complete(ids[i], &mut hooks);
+                    assert_eq!(real, model.force_complete(i), "{context}");
+                } else {
+                    // A batch longer than the prefetch distance, repeats and stale ids included.
+                    let batch: Vec<usize> = (0..rng.below(40))
+                        .map(|_| rng.below(ids.len() as u64) as usize)
+                        .collect();
+                    let batch_ids: Vec<OpId> = batch.iter().map(|&i| ids[i]).collect();
+                    let real = p.force_complete_all(&batch_ids, &mut hooks);
+                    let expected = batch.iter().filter(|&&i| model.force_complete(i)).count();
+                    assert_eq!(real, expected, "{context}");
+                }
             }
             _ => {
                 now_ms += rng.below(25);

@@ -163,3 +163,41 @@ fn the_second_try_completes_without_a_timer() {
         (1, 0, 1)
     );
 }
+
+#[test]
+fn the_timer_queries_answer_for_waiting_operations_and_nothing_else() {
+    let mut p: Purgatory<u32, Op> = Purgatory::new("t", 1000, 0);
+    let mut hooks = Level::default();
+    let (waiting, _) = p.try_complete_else_watch(Op { target: 5 }, &[1], 100, 30, &mut hooks);
+    assert_eq!(p.timer_expiration_ms(waiting), Some(130));
+    let handle = p.timer_handle(waiting).expect("on the timer");
+    assert_eq!(p.timer_op(handle), Some(waiting));
+    // 30 ms ahead of the wheels' clock at 0: level 1 (20 ms buckets), bucket 130 / 20 % 20.
+    assert_eq!(p.timer_slot(waiting), Some((1, 6)));
+    let view = p.timer_view();
+    assert_eq!(view.size, 1);
+    assert_eq!(view.levels[1].buckets[0].entries, vec![handle]);
+
+    // Ids that name nothing, however odd, get `None`, never a panic.
+    for stranger in [
+        OpId {
+            slot: u32::MAX,
+            generation: 0,
+        },
+        OpId {
+            slot: waiting.slot,
+            generation: waiting.generation + 1,
+        },
+    ] {
+        assert_eq!(p.timer_handle(stranger), None);
+        assert_eq!(p.timer_slot(stranger), None);
+        assert_eq!(p.timer_expiration_ms(stranger), None);
+    }
+
+    // Completed, it leaves the timer: its id no longer names an entry.
+    hooks.level = 5;
+    assert_eq!(p.check_and_complete(&1, &mut hooks), 1);
+    assert_eq!(p.timer_handle(waiting), None);
+    assert_eq!(p.timer_op(handle), None);
+    assert_eq!(p.timer_view().size, 0);
+}

@@ -243,9 +243,9 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
 
     /// Kafka: `purgeCompleted` on every list, once the purgatory has released the completed
     /// operations (so `is_held` now calls their ids tombstones). Takes each list's garbage off
-    /// its count, retires lists left empty, and compacts each list whose tombstones outnumber its
-    /// live entries, so a compaction costs at most a constant per tombstone it drops. Returns how
-    /// many entries left the lists.
+    /// its count, retires lists left empty, drops the tombstones at each list's front, and
+    /// compacts each list whose tombstones still outnumber its live entries, so a compaction
+    /// costs at most a constant per tombstone it drops. Returns how many entries left the lists.
     pub fn purge(&mut self, is_held: impl Fn(OpId) -> bool) -> usize {
         let mut removed = 0;
         let mut lists = std::mem::take(&mut self.lists_with_garbage);

@@ -29,7 +29,7 @@ struct Record {
 
 /// A timer's own entry store: a generational slab in two halves.
 #[derive(Clone, Debug)]
-pub struct Entries<T> {
+pub(crate) struct Entries<T> {
     records: Vec<Record>,
     bodies: Vec<Option<Entry<T>>>,
     next_fit: NextFit,

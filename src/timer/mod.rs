@@ -23,12 +23,10 @@ mod wheels;
 #[cfg(test)]
 mod tests;
 
-use std::num::NonZeroU32;
-
-pub use entries::Entries;
-pub use store::{BucketRef, EntryStore};
+use entries::Entries;
+pub(crate) use store::{BucketRef, EntryStore};
 pub use view::{BucketView, LevelView, TimerView};
-pub use wheels::Wheels;
+pub(crate) use wheels::Wheels;
 
 /// Kafka's `SystemTimer` default tick.
 pub const DEFAULT_TICK_MS: u64 = 1;
@@ -40,55 +38,28 @@ pub const DEFAULT_WHEEL_SIZE: usize = 20;
 ///
 /// Serialized as `{"slot": u32, "generation": u32}` rather than one u64, so that it stays an
 /// exact JavaScript number however often a slot is reused.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct TimerHandle {
-    /// The slot plus one (no slot is `u32::MAX`): an `Option<TimerHandle>`, which a delayed
-    /// operation keeps, then takes 8 bytes instead of 12.
-    slot_plus_one: NonZeroU32,
+    slot: u32,
     generation: u32,
 }
 
 impl TimerHandle {
-    /// The handle of the entry in `slot` at `generation` (for an [`EntryStore`] naming its
-    /// entries).
-    pub fn new(slot: u32, generation: u32) -> Self {
-        let slot_plus_one = slot
-            .checked_add(1)
-            .and_then(NonZeroU32::new)
-            .expect("no timer slot is u32::MAX");
-        TimerHandle {
-            slot_plus_one,
-            generation,
-        }
+    /// The handle of the entry in `slot` at `generation` (an [`EntryStore`] names its entries
+    /// so).
+    pub(crate) fn new(slot: u32, generation: u32) -> Self {
+        TimerHandle { slot, generation }
     }
 
-    /// The slab slot. Slots are reused after an entry fires or is cancelled.
+    /// The entry's slot in its store.
     pub fn slot(self) -> u32 {
-        self.slot_plus_one.get() - 1
+        self.slot
     }
 
-    /// How many earlier entries this slot has held.
+    /// Which of the entries this slot has held it names (a slot is reused once its entry fired
+    /// or was cancelled, or, in the purgatory, once its operation left).
     pub fn generation(self) -> u32 {
         self.generation
-    }
-}
-
-impl std::fmt::Debug for TimerHandle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TimerHandle")
-            .field("slot", &self.slot())
-            .field("generation", &self.generation)
-            .finish()
-    }
-}
-
-impl serde::Serialize for TimerHandle {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut handle = serializer.serialize_struct("TimerHandle", 2)?;
-        handle.serialize_field("slot", &self.slot())?;
-        handle.serialize_field("generation", &self.generation)?;
-        handle.end()
     }
 }
 

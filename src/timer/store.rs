@@ -15,7 +15,7 @@ use super::TimerHandle;
 
 /// The bucket an entry sits in, as a store keeps it: four bytes, and an `Option` of it too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BucketRef(NonZeroU32);
+pub(crate) struct BucketRef(NonZeroU32);
 
 /// Bits of a bucket reference that hold the bucket's index (the rest hold the level).
 const INDEX_BITS: u32 = 26;
@@ -40,7 +40,7 @@ impl BucketRef {
 
 /// A table of timer entries, each named by a [`TimerHandle`] (a slot and a generation, so that a
 /// handle kept after its entry fired or was cancelled is stale, never another entry's).
-pub trait EntryStore {
+pub(crate) trait EntryStore {
     /// What an entry carries, handed back when it fires.
     type Task;
 
@@ -68,7 +68,7 @@ pub trait EntryStore {
     /// Frees the live entry in `slot` because it is due, and returns its handle and task.
     fn remove(&mut self, slot: u32) -> (TimerHandle, Self::Task);
 
-    /// The live entries' handles, counted the slow way (for invariant checks).
+    /// The live entries, counted the slow way, slot by slot (for invariant checks).
     fn count_live(&self) -> usize;
 }
 

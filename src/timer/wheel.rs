@@ -1,7 +1,7 @@
 //! One level of the hierarchy (Kafka: `TimingWheel`) and its buckets (Kafka: `TimerTaskList`).
 //!
 //! A level knows only its own geometry and clock. Linking entries into buckets and offering
-//! buckets to the delay queue belong to `Timer`, which owns every level in a `Vec`: Kafka's
+//! buckets to the delay queue belong to `Wheels`, which owns every level in a `Vec`: Kafka's
 //! `overflowWheel` pointer becomes "the next index".
 
 use super::TimerHandle;
@@ -13,7 +13,7 @@ pub(super) struct BucketId {
     pub index: u32,
 }
 
-/// Kafka: `TimerTaskList`. The entries themselves sit in the slab; the bucket holds their
+/// Kafka: `TimerTaskList`. The entries themselves sit in an `EntryStore`; the bucket holds their
 /// handles in the order they were added. A cancel only frees the entry: its stale handle stays
 /// here until the bucket is flushed, which skips it. Kafka unlinks a cancelled entry from its
 /// doubly linked list instead; both are O(1), and this one writes one entry without reading

@@ -9,7 +9,7 @@ use super::{AddResult, Fired, TimerHandle, DEFAULT_TICK_MS, DEFAULT_WHEEL_SIZE};
 /// The hierarchy of wheels and the delay queue of their buckets: a timer without storage of its
 /// own. Each operation takes the [`EntryStore`] that keeps the entries, always the same one.
 #[derive(Clone, Debug)]
-pub struct Wheels {
+pub(crate) struct Wheels {
     /// Level 0 is the finest wheel; level k + 1 is level k's overflow wheel.
     pub(super) levels: Vec<TimingWheel>,
     pub(super) delay_queue: DelayQueue,
