@@ -13,7 +13,10 @@
 //! - [`sim`]: the single-threaded event loop that owns a cluster, advances simulated
 //!   milliseconds, applies actions and records the causal trace.
 //! - [`scenario`]: the scenario file (../shared/scenario-format.md): parsing with JSON-path
-//!   errors, validation, and the result document.
+//!   errors, validation, the optional story and saved-session fields, and the result document.
+//! - [`session`]: a run a person plays: seek to any instant (checkpoints and replay), step back,
+//!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
+//!   hash, export as a scenario file. Knows nothing of wasm.
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
 pub mod kafka;
@@ -21,6 +24,7 @@ mod next_fit;
 mod prefetch;
 pub mod purgatory;
 pub mod scenario;
+pub mod session;
 pub mod sim;
 pub mod timer;
 pub mod trace;

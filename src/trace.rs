@@ -53,6 +53,15 @@ pub struct FetchDataPart {
     pub diverging_end_offset: Option<u64>,
 }
 
+/// A purgatory's gauges right after the call that emitted the event (Kafka's `PurgatorySize` and
+/// `NumDelayedOperations`), so a plot of them can be drawn from the trace alone, exactly, at every
+/// change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Gauges {
+    pub purgatory_size: usize,
+    pub num_delayed_operations: usize,
+}
+
 /// A DelayedProduce partition status, as created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProduceStatusPart {
@@ -131,6 +140,8 @@ pub enum Event {
         op: OpId,
         keys: Vec<String>,
         estimated_total_operations: u64,
+        #[serde(flatten)]
+        gauges: Gauges,
     },
     TimerAdded {
         broker: BrokerId,
@@ -144,6 +155,8 @@ pub enum Event {
         key: String,
         completed: usize,
         still_watched: usize,
+        #[serde(flatten)]
+        gauges: Gauges,
     },
     OperationCompleted {
         broker: BrokerId,
@@ -151,6 +164,8 @@ pub enum Event {
         op: OpId,
         request: Option<String>,
         how: Completion,
+        #[serde(flatten)]
+        gauges: Gauges,
     },
     /// Kafka's `onExpiration` (ExpiresPerSec marked for the partitions still pending).
     OperationExpired {
@@ -159,6 +174,8 @@ pub enum Event {
         op: OpId,
         request: Option<String>,
         expired_partitions: Vec<String>,
+        #[serde(flatten)]
+        gauges: Gauges,
     },
     ProduceResponseSent {
         request: String,
@@ -177,6 +194,8 @@ pub enum Event {
         purgatory: &'static str,
         removed: usize,
         estimated_before: u64,
+        #[serde(flatten)]
+        gauges: Gauges,
     },
 
     // --- Replication ---------------------------------------------------------------------
@@ -353,5 +372,43 @@ impl Trace {
     /// Takes the events recorded since the last drain.
     pub fn drain(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)
+    }
+}
+
+/// A short fingerprint of a trace: FNV-1a (64 bits) over its JSON Lines exactly as `--trace`
+/// writes them (each event's JSON and a newline). Two runs with the same hash wrote the same
+/// trace; the runner prints it with `--trace-hash` and the page shows it, so two people can check
+/// they saw the same run. Not a cryptographic hash: it guards against accidents, not forgery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceHash(u64);
+
+impl Default for TraceHash {
+    fn default() -> Self {
+        TraceHash(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl TraceHash {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(Self::PRIME);
+        }
+        self.0 = h;
+    }
+
+    /// Adds one event's line.
+    pub fn add_event(&mut self, event: &TraceEvent, scratch: &mut Vec<u8>) {
+        scratch.clear();
+        serde_json::to_writer(&mut *scratch, event).expect("an event always serializes");
+        scratch.push(b'\n');
+        self.update(scratch);
+    }
+
+    /// Sixteen lower-case hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
     }
 }

@@ -174,6 +174,8 @@ fn the_contracts_example_reads_into_the_model_types() {
             },
         ],
         run_until_ms: 60000,
+        story: Vec::new(),
+        session: None,
     };
     assert_eq!(scenario, expected);
 }
@@ -344,7 +346,7 @@ fn unknown_fields_are_named_with_the_nearest_valid_name() {
     assert_eq!(
         error.to_string(),
         "colour: unknown field `colour`; the fields here are `name`, `seed`, `config`, \
-         `topics`, `actions`, `run_until_ms`"
+         `topics`, `actions`, `run_until_ms`, `story`, `session`"
     );
 
     let mut document = base();
@@ -932,6 +934,8 @@ fn to_json_of_an_empty_scenario() {
         topics: Vec::new(),
         actions: Vec::new(),
         run_until_ms: 0,
+        story: Vec::new(),
+        session: None,
     };
     let text = scenario.to_json();
     assert!(text.contains("  \"topics\": [],\n  \"actions\": [],\n"));

@@ -13,13 +13,16 @@ use std::process::ExitCode;
 
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use purgatory_playground::trace::TraceHash;
 
 const USAGE: &str = "\
-Usage: purgatory run SCENARIO.json [--trace]
+Usage: purgatory run SCENARIO.json [--trace] [--trace-hash]
        purgatory --help
 
 Plays a scenario file on the simulation core and prints the result as JSON on stdout.
-  --trace     also write the event trace to stderr, one JSON object per line
+  --trace       also write the event trace to stderr, one JSON object per line
+  --trace-hash  then write `trace-hash HEX` to stderr: FNV-1a 64 of the trace's JSON Lines, the
+                hash the page shows, to check two runs are the same
 
 Exit status: 0 the scenario ran; 2 the file is not a valid scenario, cannot be read, or the
 command line is wrong; 1 the output could not be written.";
@@ -30,7 +33,11 @@ const EXIT_OUTPUT_FAILED: u8 = 1;
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
     Help,
-    Run { file: PathBuf, trace: bool },
+    Run {
+        file: PathBuf,
+        trace: bool,
+        trace_hash: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -40,7 +47,11 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stdout().lock(), "{USAGE}");
             ExitCode::SUCCESS
         }
-        Ok(Command::Run { file, trace }) => run(&file, trace),
+        Ok(Command::Run {
+            file,
+            trace,
+            trace_hash,
+        }) => run(&file, trace, trace_hash),
         Err(problem) => {
             say(&format!("purgatory: {problem}\n\n{USAGE}"));
             ExitCode::from(EXIT_INVALID)
@@ -71,11 +82,14 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
 fn parse_run_args(args: &[OsString]) -> Result<Command, String> {
     let mut file: Option<PathBuf> = None;
     let mut trace = false;
+    let mut trace_hash = false;
     let mut options_ended = false;
     for arg in args {
         let text = arg.to_string_lossy();
         if !options_ended && text == "--trace" {
             trace = true;
+        } else if !options_ended && text == "--trace-hash" {
+            trace_hash = true;
         } else if !options_ended && text == "--" {
             options_ended = true;
         } else if !options_ended && text.starts_with('-') && text.len() > 1 {
@@ -89,12 +103,37 @@ fn parse_run_args(args: &[OsString]) -> Result<Command, String> {
         }
     }
     match file {
-        Some(file) => Ok(Command::Run { file, trace }),
+        Some(file) => Ok(Command::Run {
+            file,
+            trace,
+            trace_hash,
+        }),
         None => Err("`run` needs a scenario file".to_string()),
     }
 }
 
-fn run(file: &Path, trace: bool) -> ExitCode {
+/// Where the trace goes: stderr when it is printed, and the hash when it is asked for.
+struct TraceSink<W> {
+    out: Option<W>,
+    hash: TraceHash,
+}
+
+impl<W: Write> Write for TraceSink<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let n = match self.out.as_mut() {
+            Some(out) => out.write(bytes)?,
+            None => bytes.len(),
+        };
+        self.hash.update(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), |out| out.flush())
+    }
+}
+
+fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
     let scenario = match load(file) {
         Ok(scenario) => scenario,
         Err(line) => {
@@ -102,11 +141,18 @@ fn run(file: &Path, trace: bool) -> ExitCode {
             return ExitCode::from(EXIT_INVALID);
         }
     };
-    let outcome = if trace {
-        let mut sink = BufWriter::new(io::stderr().lock());
+    let outcome = if trace || trace_hash {
+        let mut sink = TraceSink {
+            out: trace.then(|| BufWriter::new(io::stderr().lock())),
+            hash: TraceHash::default(),
+        };
         let outcome = purgatory_playground::sim::run_scenario(&scenario, Some(&mut sink));
         let flushed = sink.flush();
+        let hash = sink.hash;
         drop(sink);
+        if trace_hash && outcome.is_ok() {
+            say(&format!("trace-hash {}", hash.hex()));
+        }
         outcome.and_then(|result| flushed.map(|()| result))
     } else {
         purgatory_playground::sim::run_scenario(&scenario, None)
@@ -161,16 +207,22 @@ mod tests {
         let expected = Command::Run {
             file: PathBuf::from("x.json"),
             trace: true,
+            trace_hash: false,
         };
         assert_eq!(parse(&["run", "x.json", "--trace"]), Ok(expected));
         let expected = Command::Run {
             file: PathBuf::from("x.json"),
             trace: true,
+            trace_hash: true,
         };
-        assert_eq!(parse(&["run", "--trace", "x.json"]), Ok(expected));
+        assert_eq!(
+            parse(&["run", "--trace-hash", "--trace", "x.json"]),
+            Ok(expected)
+        );
         let expected = Command::Run {
             file: PathBuf::from("-odd.json"),
             trace: false,
+            trace_hash: false,
         };
         assert_eq!(parse(&["run", "--", "-odd.json"]), Ok(expected));
     }

@@ -98,6 +98,7 @@ pub struct BrokerMetrics {
     pub isr_expands: u64,
 }
 
+#[derive(Clone)]
 pub struct Broker {
     pub id: BrokerId,
     pub running: bool,

@@ -11,7 +11,7 @@
 use super::fetch::{FetchPartitionData, FetchPartitionRequest};
 use super::log::Batch;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FetchBuffers {
     requests: Vec<Vec<FetchPartitionRequest>>,
     responses: Vec<Vec<FetchPartitionData>>,

@@ -13,7 +13,7 @@ use super::requests::{RequestIdx, RequestLog};
 use super::small_list::SmallList;
 use super::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
-use crate::trace::{Event, EventId, PartitionOutcome, ProduceStatusPart};
+use crate::trace::{Event, EventId, Gauges, PartitionOutcome, ProduceStatusPart};
 
 /// Kafka: `DelayedProduce.ProducePartitionStatus`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -49,6 +49,7 @@ pub struct ProduceCall {
 }
 
 /// What the produce purgatory's hooks report back, in the order it happened.
+#[derive(Clone)]
 pub(super) enum ProduceDone {
     Completed {
         op: OpId,
@@ -366,6 +367,7 @@ impl Broker {
         let mut last = created;
         if watched != Watched::CompletedOnFirstTry {
             let estimated = self.produce_purgatory.estimated_total_operations();
+            let gauges = self.produce_gauges();
             let names = if ctx.trace.enabled() {
                 self.watch_keys.iter().map(|&k| ctx.tp_name(k)).collect()
             } else {
@@ -377,6 +379,7 @@ impl Broker {
                 op: op_id,
                 keys: names,
                 estimated_total_operations: estimated,
+                gauges,
             });
         }
         if watched == Watched::Waiting {
@@ -390,6 +393,14 @@ impl Broker {
             }
         }
         self.finish_produce_ops(done, last, ctx);
+    }
+
+    /// The produce purgatory's gauges now, for the trace.
+    fn produce_gauges(&self) -> Gauges {
+        Gauges {
+            purgatory_size: self.produce_purgatory.purgatory_size(),
+            num_delayed_operations: self.produce_purgatory.num_delayed_operations(),
+        }
     }
 
     /// Kafka: `checkAndComplete` on the Produce purgatory for one key.
@@ -416,12 +427,14 @@ impl Broker {
             ctx.tp_name(key),
             self.produce_purgatory.watched(&key),
         );
+        let gauges = self.produce_gauges();
         let id = ctx.emit(cause, || Event::CheckAndComplete {
             broker,
             purgatory: "produce",
             key: name,
             completed,
             still_watched,
+            gauges,
         });
         self.finish_produce_ops(done, id, ctx);
     }
@@ -439,12 +452,13 @@ impl Broker {
         let done = hooks.done;
         self.finish_produce_ops(done, None, ctx);
         if let Some(removed) = purged {
-            let broker = self.id;
+            let (broker, gauges) = (self.id, self.produce_gauges());
             ctx.emit(None, || Event::Purged {
                 broker,
                 purgatory: "produce",
                 removed,
                 estimated_before,
+                gauges,
             });
         }
     }
@@ -458,7 +472,7 @@ impl Broker {
         cause: Option<EventId>,
         ctx: &mut Ctx,
     ) {
-        let broker = self.id;
+        let (broker, gauges) = (self.id, self.produce_gauges());
         let mut completed_event = cause;
         for item in done.drain(..) {
             match item {
@@ -470,6 +484,7 @@ impl Broker {
                         op,
                         request: Some(request_id),
                         how,
+                        gauges,
                     });
                     self.send_produce_response(request, completed_event, ctx);
                 }
@@ -491,6 +506,7 @@ impl Broker {
                         op,
                         request: Some(request_id),
                         expired_partitions,
+                        gauges,
                     });
                 }
             }

@@ -76,6 +76,7 @@ pub struct WatcherView<K> {
 
 /// Kafka's `DelayedOperationPurgatory`: watch lists per key, a timing wheel for timeouts, and the
 /// estimated-count purge of completed operations.
+#[derive(Clone)]
 pub struct Purgatory<K, O> {
     name: &'static str,
     held: Slab<O>,

@@ -22,6 +22,7 @@ use crate::timer::{BucketRef, EntryStore, TimerHandle};
 use super::watchers::Memberships;
 use super::{OpId, Timeout};
 
+#[derive(Clone)]
 pub(super) struct Held<O> {
     pub op: O,
     pub completed: bool,
@@ -52,11 +53,13 @@ impl<O> Held<O> {
     }
 }
 
+#[derive(Clone)]
 struct Slot<O> {
     generation: u32,
     held: Option<Held<O>>,
 }
 
+#[derive(Clone)]
 pub(super) struct Slab<O> {
     slots: Vec<Slot<O>>,
     /// `slots[i].generation`, for `is_held`.

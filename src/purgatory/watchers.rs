@@ -29,6 +29,7 @@ const COMPACTION_SLACK: usize = 16;
 const MAX_IDLE: usize = 64;
 const MAX_IDLE_CAPACITY: usize = 1024;
 
+#[derive(Clone)]
 struct WatchList<K> {
     key: K,
     /// Ids in the order they were watched, tombstones included.
@@ -48,6 +49,7 @@ struct WatchList<K> {
 /// operation is on it).
 pub(super) type ListId = u32;
 
+#[derive(Clone)]
 pub(super) struct Watchers<K> {
     /// Key to list number. Looked up only, never iterated into any output.
     by_key: HashMap<K, ListId, FixedState>,

@@ -16,17 +16,23 @@ mod actions;
 mod error;
 mod json;
 mod parse;
-mod read;
+pub(crate) mod read;
 pub mod result;
+mod session;
+mod story;
 mod write;
 
+pub(crate) use error::Path;
 pub use error::ScenarioError;
 pub use json::MAX_SCENARIO_BYTES;
 pub use parse::Scenario;
+pub use session::SessionInfo;
+pub use story::{StoryStep, PANELS};
 
 impl Scenario {
-    /// The canonical scenario text (pretty JSON, one topic and one action per line); it reads
-    /// back through [`Scenario::from_json`] to an equal `Scenario`. Used to export a session.
+    /// The canonical scenario text (pretty JSON, one topic and one action per line, then the
+    /// story's captions and the session, one per line, when present); it reads back through
+    /// [`Scenario::from_json`] to an equal `Scenario`. Used to export a session.
     pub fn to_json(&self) -> String {
         write::to_json(self)
     }

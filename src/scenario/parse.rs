@@ -17,6 +17,8 @@ use super::read::{
     array, check_fields, integer, non_empty_string, object, required, string, IntRange, Object,
     Read,
 };
+use super::session::{read_session, SessionInfo};
+use super::story::{read_story, StoryStep};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::sim::action::TimedAction;
 
@@ -30,6 +32,10 @@ pub struct Scenario {
     /// In file order; actions at the same `at_ms` apply in this order.
     pub actions: Vec<TimedAction>,
     pub run_until_ms: u64,
+    /// The guided story's captions (optional; empty when absent).
+    pub story: Vec<StoryStep>,
+    /// What a saved session adds (optional).
+    pub session: Option<SessionInfo>,
 }
 
 impl Scenario {
@@ -53,6 +59,8 @@ const ROOT_FIELDS: &[&str] = &[
     "topics",
     "actions",
     "run_until_ms",
+    "story",
+    "session",
 ];
 const CONFIG_FIELDS: &[&str] = &[
     "brokers",
@@ -102,6 +110,19 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         run_until_ms,
     };
     let actions = read_actions(actions, &path.key("actions"), &limits)?;
+    let story = match root.get("story") {
+        Some(story) => read_story(story, &path.key("story"), run_until_ms)?,
+        None => Vec::new(),
+    };
+    let session = match root.get("session") {
+        Some(session) => Some(read_session(
+            session,
+            &path.key("session"),
+            run_until_ms,
+            &actions,
+        )?),
+        None => None,
+    };
     Ok(Scenario {
         name,
         seed,
@@ -109,6 +130,8 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         topics,
         actions,
         run_until_ms,
+        story,
+        session,
     })
 }
 

@@ -84,10 +84,16 @@ pub(crate) fn to_json(scenario: &Scenario) -> String {
         .iter()
         .map(|a| compact(&ActionText::new(a)));
     push_lines(&mut out, "actions", actions);
-    out.push_str(&format!(
-        "  \"run_until_ms\": {}\n}}\n",
-        scenario.run_until_ms
-    ));
+    out.push_str(&format!("  \"run_until_ms\": {}", scenario.run_until_ms));
+    if !scenario.story.is_empty() {
+        out.push_str(",\n");
+        push_lines(&mut out, "story", scenario.story.iter().map(compact));
+        out.truncate(out.len() - 2); // the list's own ",\n"
+    }
+    if let Some(session) = &scenario.session {
+        out.push_str(&format!(",\n  \"session\": {}", compact(session)));
+    }
+    out.push_str("\n}\n");
     out
 }
 

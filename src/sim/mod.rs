@@ -47,6 +47,7 @@ struct HeartbeatState {
     last_sent_ms: u64,
 }
 
+#[derive(Clone)]
 pub struct Simulation {
     now_ms: u64,
     seed: u64,
@@ -285,6 +286,37 @@ impl Simulation {
             self.step_to(next);
         }
         self.now_ms = self.now_ms.max(until_ms);
+    }
+
+    /// Processes the next instant that has anything to do if it comes at or before `until_ms`
+    /// and returns its time; otherwise moves the clock to `until_ms` (when that is later) and
+    /// returns `None`. A loop of these is `run_until`, cut into steps a caller can count.
+    pub fn step_within(&mut self, until_ms: u64) -> Option<u64> {
+        match self.next_event_ms() {
+            Some(next) if next <= until_ms => {
+                self.step_to(next);
+                Some(next)
+            }
+            _ => {
+                self.now_ms = self.now_ms.max(until_ms);
+                None
+            }
+        }
+    }
+
+    /// The actions not applied yet, in the order they will apply.
+    pub fn pending_actions(&self) -> impl Iterator<Item = &TimedAction> {
+        self.pending_actions.iter()
+    }
+
+    /// Replaces the actions not applied yet (a session that forks keeps its script and drops a
+    /// person's later actions). Each must come at or after now; they apply in the given order
+    /// within a millisecond.
+    pub fn replace_pending_actions(&mut self, actions: impl IntoIterator<Item = TimedAction>) {
+        self.pending_actions.clear();
+        for action in actions {
+            self.schedule_action(action);
+        }
     }
 
     /// Processes the next instant that has anything to do; returns its time.

@@ -74,6 +74,7 @@ impl Scheduled {
     }
 }
 
+#[derive(Clone)]
 struct Entry {
     at_ms: u64,
     seq: u64,
@@ -104,7 +105,7 @@ impl Ord for Entry {
 /// Fetches and their responses, most of the agenda's traffic, take one fixed network delay and
 /// are sent as the clock moves forward, so they arrive in the order they were sent: they wait in
 /// a FIFO at O(1) each. Everything else (timers, back-offs) waits in the heap.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Agenda {
     heap: BinaryHeap<Entry>,
     in_order: VecDeque<Entry>,

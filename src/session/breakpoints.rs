@@ -1,0 +1,295 @@
+//! Breakpoints: conditions on the trace that stop the clock while it plays. Each is decided from
+//! the events of the instant the playhead just ran (or, for a stalled HW, from the run's state and
+//! history), never from what the page drew, so a breakpoint fires at the same instant in every
+//! replay of the same run.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::broker_set;
+use super::history::History;
+use crate::kafka::BrokerId;
+use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
+use crate::scenario::{Path, ScenarioError};
+use crate::sim::Simulation;
+use crate::trace::{Event, TraceEvent};
+
+const FIELDS: &[&str] = &[
+    "answered",
+    "expiry",
+    "isr_below_min",
+    "isr_change",
+    "hw_stalled_ms",
+    "leader_change",
+    "purge",
+];
+const STALL_MS: IntRange = IntRange::new(1, i32::MAX as i128);
+
+/// Which answers stop the clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answered {
+    Any,
+    /// An answer with an error on some partition (or a closed connection).
+    Error,
+    /// The answer to this request.
+    Request(String),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BreakpointSpec {
+    pub answered: Option<Answered>,
+    /// A produce request expired on the timer.
+    pub expiry: bool,
+    /// A partition's committed ISR dropped below `min.insync.replicas`.
+    pub isr_below_min: bool,
+    /// A partition's ISR change was committed (a shrink or an expand).
+    pub isr_change: bool,
+    /// The HW of a partition has not moved for this long while requests wait on it.
+    pub hw_stalled_ms: Option<u64>,
+    /// A partition got a new leader.
+    pub leader_change: bool,
+    /// A produce purgatory was purged.
+    pub purge: bool,
+}
+
+impl BreakpointSpec {
+    /// Reads `{answered?: "any" | "error" | {request}, expiry?, isr_below_min?, isr_change?,
+    /// hw_stalled_ms?, leader_change?, purge?}`; errors name the field
+    /// (`breakpoints.hw_stalled_ms: ...`).
+    pub fn from_value(value: &Value) -> Result<Self, ScenarioError> {
+        let root = Path::Root;
+        let path = root.key("breakpoints");
+        let fields = object(value, &path, "an object of breakpoints")?;
+        check_fields(fields, &path, FIELDS)?;
+        let flag = |name: &str| -> Read<bool> {
+            match fields.get(name) {
+                None | Some(Value::Null) => Ok(false),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(other) => Err(path.key(name).expected("true or false", other)),
+            }
+        };
+        let answered = match fields.get("answered") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s == "any" => Some(Answered::Any),
+            Some(Value::String(s)) if s == "error" => Some(Answered::Error),
+            Some(Value::Object(o)) => {
+                let at = path.key("answered");
+                check_fields(o, &at, &["request"])?;
+                let id = o.get("request").ok_or_else(|| {
+                    at.key("request")
+                        .error("required field is missing; expected a request id")
+                })?;
+                Some(Answered::Request(
+                    string(id, &at.key("request"))?.to_owned(),
+                ))
+            }
+            Some(other) => {
+                return Err(path
+                    .key("answered")
+                    .expected("\"any\", \"error\" or {\"request\": ID}", other))
+            }
+        };
+        let hw_stalled_ms = match fields.get("hw_stalled_ms") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(integer(v, &path.key("hw_stalled_ms"), STALL_MS)? as u64),
+        };
+        Ok(BreakpointSpec {
+            answered,
+            expiry: flag("expiry")?,
+            isr_below_min: flag("isr_below_min")?,
+            isr_change: flag("isr_change")?,
+            hw_stalled_ms,
+            leader_change: flag("leader_change")?,
+            purge: flag("purge")?,
+        })
+    }
+}
+
+/// A breakpoint that fired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hit {
+    /// The breakpoint's field name (`expiry`, `isr_below_min`, ...).
+    pub kind: &'static str,
+    pub at_ms: u64,
+    /// The trace event that fired it (none for a stalled HW, which is the absence of one).
+    pub event: Option<u64>,
+    pub text: String,
+}
+
+/// A stalled-HW deadline: when it passes, the breakpoint fires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stall {
+    pub deadline_ms: u64,
+    tp: String,
+    since_ms: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Breakpoints {
+    pub spec: BreakpointSpec,
+    /// Per partition: committed ISR size and leader, at the controller, as the playhead knows it.
+    partitions: BTreeMap<String, (usize, Option<BrokerId>)>,
+    /// Stalls that already fired: `(partition, since)`.
+    stalls_fired: BTreeSet<(String, u64)>,
+}
+
+impl Breakpoints {
+    /// Takes the controller's view from the run the playhead is on (after a jump).
+    pub fn sync(&mut self, sim: &Simulation) {
+        self.partitions = sim
+            .controller()
+            .partitions
+            .values()
+            .map(|p| (sim.tp_name(p.tp), (p.isr.len(), p.leader)))
+            .collect();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spec == BreakpointSpec::default()
+    }
+
+    /// The first breakpoint the events of one instant fire, if any.
+    pub fn check(&mut self, events: &[TraceEvent], min_insync_replicas: usize) -> Option<Hit> {
+        let mut hit = None;
+        for e in events {
+            let found = self.check_one(e, min_insync_replicas);
+            if hit.is_none() {
+                hit = found;
+            }
+        }
+        hit
+    }
+
+    fn check_one(&mut self, e: &TraceEvent, min_isr: usize) -> Option<Hit> {
+        let spec = &self.spec;
+        let fire = |kind: &'static str, text: String| {
+            Some(Hit {
+                kind,
+                at_ms: e.at_ms,
+                event: Some(e.id.0),
+                text,
+            })
+        };
+        match &e.event {
+            Event::ProduceResponseSent {
+                request,
+                partitions,
+                ..
+            } => {
+                let error = partitions.iter().map(|p| p.error).find(|&x| x != "NONE");
+                let wanted = match &spec.answered {
+                    Some(Answered::Any) => true,
+                    Some(Answered::Error) => error.is_some(),
+                    Some(Answered::Request(id)) => id == request,
+                    None => false,
+                };
+                let outcome = error.unwrap_or("NONE");
+                wanted.then(|| fire("answered", format!("{request} was answered: {outcome}")))?
+            }
+            Event::ConnectionClosed { request, .. } => {
+                let wanted = match &spec.answered {
+                    Some(Answered::Any | Answered::Error) => true,
+                    Some(Answered::Request(id)) => id == request,
+                    None => false,
+                };
+                wanted.then(|| fire("answered", format!("{request}: connection closed")))?
+            }
+            Event::OperationExpired {
+                purgatory: "produce",
+                request,
+                ..
+            } if spec.expiry => fire(
+                "expiry",
+                format!(
+                    "{} expired on the timer",
+                    request.as_deref().unwrap_or("a request")
+                ),
+            ),
+            Event::IsrChangeCommitted { tp, isr, .. } if spec.isr_change => fire(
+                "isr_change",
+                format!("the ISR of {tp} was committed as {}", broker_set(isr)),
+            ),
+            Event::Purged {
+                purgatory: "produce",
+                broker,
+                removed,
+                ..
+            } if spec.purge => fire(
+                "purge",
+                format!("broker {broker}'s produce purgatory purged {removed} entries"),
+            ),
+            Event::PartitionChanged {
+                tp, leader, isr, ..
+            } => {
+                let before = self.partitions.insert(tp.clone(), (isr.len(), *leader));
+                let (was_size, was_leader) = before.unwrap_or((isr.len(), *leader));
+                if self.spec.isr_below_min && was_size >= min_isr && isr.len() < min_isr {
+                    return fire(
+                        "isr_below_min",
+                        format!(
+                            "the ISR of {tp} dropped to {} replica(s), below min.insync.replicas {min_isr}",
+                            isr.len()
+                        ),
+                    );
+                }
+                if self.spec.leader_change && was_leader != *leader {
+                    let who = leader.map_or("no leader".to_string(), |b| format!("broker {b}"));
+                    return fire("leader_change", format!("{tp} is now led by {who}"));
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The next stalled-HW deadline after now, if the breakpoint is set and requests wait. A
+    /// deadline already passed does not fire: the breakpoint stops the clock as it crosses one.
+    pub fn next_stall(&self, sim: &Simulation, history: &History) -> Option<Stall> {
+        let stall_ms = self.spec.hw_stalled_ms?;
+        let now = sim.now_ms();
+        let mut oldest: BTreeMap<String, u64> = BTreeMap::new();
+        for broker in sim.brokers().iter().filter(|b| b.running) {
+            for (_, op) in broker.produce_purgatory.waiting() {
+                for status in op.partitions.iter().filter(|s| s.acks_pending) {
+                    let since = oldest
+                        .entry(sim.tp_name(status.tp))
+                        .or_insert(op.created_ms);
+                    *since = (*since).min(op.created_ms);
+                }
+            }
+        }
+        oldest
+            .into_iter()
+            .map(|(tp, waiting_since)| {
+                let moved = history.last_hw_move(&tp, now).unwrap_or(0);
+                let since_ms = waiting_since.max(moved);
+                Stall {
+                    deadline_ms: since_ms.saturating_add(stall_ms),
+                    tp,
+                    since_ms,
+                }
+            })
+            .filter(|s| s.deadline_ms > now)
+            .filter(|s| !self.stalls_fired.contains(&(s.tp.clone(), s.since_ms)))
+            .min_by_key(|s| s.deadline_ms)
+    }
+
+    /// Records that a stall fired at its deadline and says so.
+    pub fn fire_stall(&mut self, stall: Stall) -> Hit {
+        let Stall {
+            deadline_ms,
+            tp,
+            since_ms,
+        } = stall;
+        let waited = deadline_ms - since_ms;
+        self.stalls_fired.insert((tp.clone(), since_ms));
+        Hit {
+            kind: "hw_stalled_ms",
+            at_ms: deadline_ms,
+            event: None,
+            text: format!("the HW of {tp} has not moved for {waited} ms while requests wait on it"),
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Saved states of a session's run, so that going back to an instant replays from the nearest one
+//! before it instead of from t = 0. One is taken every [`EVENTS_PER_CHECKPOINT`] trace events (a
+//! measure of replay work, unlike simulated time, which can be idle); at most [`MAX_CHECKPOINTS`]
+//! are kept: past that, the one whose neighbours are closest together goes, so the spacing stays
+//! even over the whole run and memory stays bounded however long it gets.
+
+use super::history::Derived;
+use crate::sim::Simulation;
+
+/// Trace events between checkpoints while the run is short. A seek replays fewer than this many.
+pub const EVENTS_PER_CHECKPOINT: u64 = 4_000;
+/// Checkpoints kept at most (the first, at t = 0, is always kept).
+pub const MAX_CHECKPOINTS: usize = 48;
+
+#[derive(Clone)]
+pub struct Checkpoint {
+    /// The run with every instant before `from_ms` processed and its trace drained.
+    pub sim: Simulation,
+    /// The first instant the saved run has not processed: 0 for the run as it starts, `t + 1`
+    /// for a run saved after instant `t`. Replaying from here to `t'` replays every event of
+    /// `[from_ms, t']`.
+    pub from_ms: u64,
+    /// The history's derivation state at this point (trace events so far, hash, gauges).
+    pub derived: Derived,
+}
+
+impl Checkpoint {
+    pub fn events(&self) -> u64 {
+        self.derived.events
+    }
+}
+
+#[derive(Clone)]
+pub struct Checkpoints {
+    list: Vec<Checkpoint>,
+}
+
+impl Checkpoints {
+    pub fn new(first: Checkpoint) -> Self {
+        Checkpoints { list: vec![first] }
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Takes one of `sim` (which just processed instant `sim.now_ms()`) if enough events passed
+    /// since the last.
+    pub fn maybe_take(&mut self, sim: &Simulation, derived: &Derived) {
+        let last = self
+            .list
+            .last()
+            .expect("the first checkpoint is never removed");
+        let from_ms = sim.now_ms() + 1;
+        if derived.events < last.events() + EVENTS_PER_CHECKPOINT || from_ms <= last.from_ms {
+            return;
+        }
+        self.list.push(Checkpoint {
+            sim: sim.clone(),
+            from_ms,
+            derived: derived.clone(),
+        });
+        if self.list.len() > MAX_CHECKPOINTS {
+            self.thin();
+        }
+    }
+
+    /// Drops the checkpoint whose removal leaves the smallest gap (in events) between its
+    /// neighbours; never the first or the last.
+    fn thin(&mut self) {
+        let gap = |i: usize| self.list[i + 1].events() - self.list[i - 1].events();
+        let victim = (1..self.list.len() - 1).min_by_key(|&i| gap(i));
+        if let Some(i) = victim {
+            self.list.remove(i);
+        }
+    }
+
+    /// The latest checkpoint from which a replay to `at_ms` replays instant `at_ms` itself
+    /// (its `from_ms` is at or before it). The first one always qualifies.
+    pub fn to_replay(&self, at_ms: u64) -> &Checkpoint {
+        let i = self.list.partition_point(|c| c.from_ms <= at_ms);
+        &self.list[i.saturating_sub(1)]
+    }
+
+    /// The latest checkpoint whose `from_ms` is before `end_ms`, if any.
+    pub fn starting_before(&self, end_ms: u64) -> Option<&Checkpoint> {
+        let i = self.list.partition_point(|c| c.from_ms < end_ms);
+        i.checked_sub(1).map(|i| &self.list[i])
+    }
+
+    /// Whether replaying from a checkpoint beats running on from a run processed through
+    /// `now_ms` to `to_ms`: one starts after `now_ms + 1` and at or before `to_ms`.
+    pub fn shortcut(&self, now_ms: u64, to_ms: u64) -> bool {
+        self.list
+            .iter()
+            .any(|c| c.from_ms > now_ms + 1 && c.from_ms <= to_ms)
+    }
+
+    /// Removes the checkpoints of states after instant `at_ms` and returns them (an undo puts
+    /// them back).
+    pub fn split_off_after(&mut self, at_ms: u64) -> Vec<Checkpoint> {
+        let keep = self.list.partition_point(|c| c.from_ms <= at_ms + 1).max(1);
+        self.list.split_off(keep)
+    }
+
+    pub fn extend(&mut self, tail: Vec<Checkpoint>) {
+        self.list.extend(tail);
+    }
+}

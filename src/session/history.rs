@@ -1,0 +1,459 @@
+//! What a session's run did over time, derived from its causal trace as the run is computed: the
+//! timeline's markers (requests sent and answered, HW moves, ISR changes, fencing, elections,
+//! expiries, purges, actions), exact step series of the gauges (a value at every change, not a
+//! sample per frame), when each partition's HW moved, and the trace hash. Everything here is a
+//! function of the trace events seen so far, so a fork rebuilds it from a checkpoint's
+//! [`Derived`] state and the events replayed after it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::broker_set;
+use crate::kafka::BrokerId;
+use crate::sim::Simulation;
+use crate::trace::{Event, Gauges, TraceEvent, TraceHash};
+
+/// The step series the history keeps, in this order.
+pub const SERIES: &[&str] = &[
+    "purgatory_size",
+    "num_delayed_operations",
+    "expired_partitions",
+    "under_replicated_partitions",
+    "under_min_isr_partitions",
+];
+
+/// Markers kept at most; past it the oldest HW moves are dropped first (they are the most
+/// numerous and the least telling), and a count says how many.
+const MAX_MARKERS: usize = 200_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    /// A produce request reached its broker.
+    Produce,
+    /// Answered with NONE on every partition.
+    Answered,
+    /// Answered with an error on some partition.
+    Failed,
+    /// No answer: the connection closed.
+    Closed,
+    Expired,
+    Hw,
+    IsrProposed,
+    IsrCommitted,
+    Fenced,
+    Unfenced,
+    Leader,
+    Purge,
+    Action,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Marker {
+    pub at_ms: u64,
+    /// The trace event it marks.
+    pub id: u64,
+    pub kind: MarkerKind,
+    /// What a reader sees when hovering it.
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// For answers: the first error that is not NONE, else NONE.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<&'static str>,
+}
+
+/// The state the derivation carries from one event to the next: small, copied into every
+/// checkpoint.
+#[derive(Clone, Debug)]
+pub struct Derived {
+    pub events: u64,
+    pub hash: TraceHash,
+    gauges: Vec<Gauges>,
+    expired: u64,
+    /// Per partition (by name): assignment size and committed ISR size, at the controller.
+    partitions: BTreeMap<String, (usize, usize)>,
+    min_insync_replicas: usize,
+}
+
+impl Derived {
+    /// What the derivation knows at the start of a run.
+    pub fn initial(sim: &Simulation) -> Self {
+        let partitions = sim
+            .controller()
+            .partitions
+            .values()
+            .map(|p| (sim.tp_name(p.tp), (p.assignment.len(), p.isr.len())))
+            .collect();
+        Derived {
+            events: 0,
+            hash: TraceHash::default(),
+            gauges: vec![
+                Gauges {
+                    purgatory_size: 0,
+                    num_delayed_operations: 0
+                };
+                sim.brokers().len()
+            ],
+            expired: 0,
+            partitions,
+            min_insync_replicas: sim.config().min_insync_replicas as usize,
+        }
+    }
+
+    /// The value of each of [`SERIES`], in that order.
+    fn values(&self) -> [u64; 5] {
+        let sum = |f: fn(&Gauges) -> usize| self.gauges.iter().map(f).sum::<usize>() as u64;
+        let count = |f: &dyn Fn(&(usize, usize)) -> bool| {
+            self.partitions.values().filter(|p| f(p)).count() as u64
+        };
+        let min = self.min_insync_replicas;
+        [
+            sum(|g| g.purgatory_size),
+            sum(|g| g.num_delayed_operations),
+            self.expired,
+            count(&|&(replicas, isr)| isr < replicas),
+            count(&|&(_, isr)| isr < min),
+        ]
+    }
+}
+
+/// One gauge over time: `(at_ms, value)` at every change, in time order.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    points: Vec<(u64, u64)>,
+}
+
+impl Series {
+    fn record(&mut self, at_ms: u64, value: u64) {
+        if self.points.last().is_some_and(|&(_, v)| v == value) {
+            return;
+        }
+        self.points.push((at_ms, value));
+    }
+
+    /// The value at `at_ms` (after every change in that millisecond).
+    pub fn value_at(&self, at_ms: u64) -> u64 {
+        let i = self.points.partition_point(|&(t, _)| t <= at_ms);
+        if i == 0 {
+            0
+        } else {
+            self.points[i - 1].1
+        }
+    }
+
+    /// `bins` equal spans of `[from_ms, to_ms]`, each with the lowest and highest value the gauge
+    /// took in it and its value at the end: a plot drawn from these misses no peak, however short.
+    pub fn bins(&self, from_ms: u64, to_ms: u64, bins: usize) -> Vec<[u64; 3]> {
+        let span = to_ms.saturating_sub(from_ms).max(1);
+        let mut out = Vec::with_capacity(bins);
+        let mut i = self.points.partition_point(|&(t, _)| t <= from_ms);
+        let mut current = self.value_at(from_ms);
+        for b in 0..bins {
+            let end = from_ms + (span as u128 * (b as u128 + 1) / bins as u128) as u64;
+            let (mut lo, mut hi) = (current, current);
+            while i < self.points.len() && self.points[i].0 <= end {
+                current = self.points[i].1;
+                lo = lo.min(current);
+                hi = hi.max(current);
+                i += 1;
+            }
+            out.push([lo, hi, current]);
+        }
+        out
+    }
+
+    fn truncate_from(&mut self, from_ms: u64) {
+        let keep = self.points.partition_point(|&(t, _)| t < from_ms);
+        self.points.truncate(keep);
+    }
+
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+}
+
+/// Markers, series and HW moves of a run up to the furthest point computed.
+#[derive(Clone, Debug)]
+pub struct History {
+    pub derived: Derived,
+    markers: Vec<Marker>,
+    markers_dropped: u64,
+    series: Vec<Series>,
+    /// When each partition's HW moved, at its leader, in time order.
+    hw_moves: BTreeMap<String, Vec<u64>>,
+    scratch: Vec<u8>,
+}
+
+impl History {
+    pub fn new(sim: &Simulation) -> Self {
+        History {
+            derived: Derived::initial(sim),
+            markers: Vec::new(),
+            markers_dropped: 0,
+            series: vec![Series::default(); SERIES.len()],
+            hw_moves: BTreeMap::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    pub fn markers_dropped(&self) -> u64 {
+        self.markers_dropped
+    }
+
+    pub fn series(&self) -> &[Series] {
+        &self.series
+    }
+
+    /// When the HW of `tp` last moved at or before `at_ms`.
+    pub fn last_hw_move(&self, tp: &str, at_ms: u64) -> Option<u64> {
+        let moves = self.hw_moves.get(tp)?;
+        let i = moves.partition_point(|&t| t <= at_ms);
+        (i > 0).then(|| moves[i - 1])
+    }
+
+    /// Forgets everything from instant `from_ms` on and takes up the derivation from `derived`
+    /// (the state a checkpoint starting at `from_ms` saved); the events from there are then
+    /// observed again.
+    pub fn rewind(&mut self, from_ms: u64, derived: Derived) {
+        self.derived = derived;
+        let keep = self.markers.partition_point(|m| m.at_ms < from_ms);
+        self.markers.truncate(keep);
+        for s in &mut self.series {
+            s.truncate_from(from_ms);
+        }
+        for moves in self.hw_moves.values_mut() {
+            let keep = moves.partition_point(|&t| t < from_ms);
+            moves.truncate(keep);
+        }
+    }
+
+    /// Takes in the events of one instant (or several, in order).
+    pub fn observe(&mut self, events: &[TraceEvent]) {
+        let Some(last) = events.last() else {
+            return;
+        };
+        for e in events {
+            self.derived.events += 1;
+            self.derived.hash.add_event(e, &mut self.scratch);
+            self.derive(e);
+        }
+        let values = self.derived.values();
+        for (series, value) in self.series.iter_mut().zip(values) {
+            series.record(last.at_ms, value);
+        }
+    }
+
+    fn derive(&mut self, e: &TraceEvent) {
+        let d = &mut self.derived;
+        match &e.event {
+            Event::OperationWatched { broker, gauges, .. }
+            | Event::CheckAndComplete { broker, gauges, .. }
+            | Event::OperationCompleted { broker, gauges, .. }
+            | Event::Purged { broker, gauges, .. } => set_gauges(d, *broker, *gauges),
+            Event::OperationExpired {
+                broker,
+                gauges,
+                expired_partitions,
+                ..
+            } => {
+                set_gauges(d, *broker, *gauges);
+                d.expired += expired_partitions.len() as u64;
+            }
+            Event::BrokerCrashed { broker } => set_gauges(
+                d,
+                *broker,
+                Gauges {
+                    purgatory_size: 0,
+                    num_delayed_operations: 0,
+                },
+            ),
+            Event::PartitionChanged { tp, isr, .. } => {
+                if let Some(p) = d.partitions.get_mut(tp) {
+                    p.1 = isr.len();
+                }
+            }
+            Event::HighWatermarkAdvanced { tp, .. } => {
+                self.hw_moves.entry(tp.clone()).or_default().push(e.at_ms)
+            }
+            _ => {}
+        }
+        if let Some(marker) = marker(e) {
+            self.push_marker(marker);
+        }
+    }
+
+    fn push_marker(&mut self, marker: Marker) {
+        if self.markers.len() >= MAX_MARKERS {
+            let victim = self
+                .markers
+                .iter()
+                .position(|m| m.kind == MarkerKind::Hw)
+                .unwrap_or(0);
+            self.markers.remove(victim);
+            self.markers_dropped += 1;
+        }
+        self.markers.push(marker);
+    }
+}
+
+fn set_gauges(d: &mut Derived, broker: BrokerId, gauges: Gauges) {
+    if let Some(g) = d.gauges.get_mut(broker.0 as usize) {
+        *g = gauges;
+    }
+}
+
+/// The marker an event makes on the timeline, if it is one that matters to the story.
+fn marker(e: &TraceEvent) -> Option<Marker> {
+    let mut request = None;
+    let mut outcome = None;
+    let (kind, label) = match &e.event {
+        Event::ProduceReceived {
+            request: r,
+            broker,
+            acks,
+            ..
+        } => {
+            request = Some(r.clone());
+            (
+                MarkerKind::Produce,
+                format!("{r} sent (acks={acks}) to broker {broker}"),
+            )
+        }
+        Event::ProduceResponseSent {
+            request: r,
+            latency_ms,
+            partitions,
+            ..
+        } => {
+            request = Some(r.clone());
+            let error = partitions
+                .iter()
+                .map(|p| p.error)
+                .find(|&err| err != "NONE");
+            outcome = Some(error.unwrap_or("NONE"));
+            let kind = if error.is_some() {
+                MarkerKind::Failed
+            } else {
+                MarkerKind::Answered
+            };
+            (
+                kind,
+                format!(
+                    "{r} answered {} after {latency_ms} ms",
+                    error.unwrap_or("NONE")
+                ),
+            )
+        }
+        Event::ConnectionClosed { request: r, .. } => {
+            request = Some(r.clone());
+            (MarkerKind::Closed, format!("{r}: connection closed"))
+        }
+        Event::OperationExpired {
+            purgatory: "produce",
+            request: Some(r),
+            expired_partitions,
+            ..
+        } => {
+            request = Some(r.clone());
+            let parts = expired_partitions.join(", ");
+            (
+                MarkerKind::Expired,
+                format!("{r} expired on the timer ({parts})"),
+            )
+        }
+        Event::HighWatermarkAdvanced {
+            broker,
+            tp,
+            from,
+            to,
+            ..
+        } => (
+            MarkerKind::Hw,
+            format!("HW of {tp} {from} → {to} (leader {broker})"),
+        ),
+        Event::IsrShrinkProposed {
+            broker,
+            tp,
+            proposed_isr,
+            ..
+        } => (
+            MarkerKind::IsrProposed,
+            format!(
+                "leader {broker} proposes shrinking the ISR of {tp} to {}",
+                broker_set(proposed_isr)
+            ),
+        ),
+        Event::IsrExpandProposed {
+            broker,
+            tp,
+            proposed_isr,
+            ..
+        } => (
+            MarkerKind::IsrProposed,
+            format!(
+                "leader {broker} proposes expanding the ISR of {tp} to {}",
+                broker_set(proposed_isr)
+            ),
+        ),
+        Event::IsrChangeCommitted { tp, isr, .. } => (
+            MarkerKind::IsrCommitted,
+            format!("ISR of {tp} committed as {}", broker_set(isr)),
+        ),
+        Event::BrokerFenced { broker, .. } => (
+            MarkerKind::Fenced,
+            format!("controller fenced broker {broker}"),
+        ),
+        Event::BrokerUnfenced { broker } => (
+            MarkerKind::Unfenced,
+            format!("controller unfenced broker {broker}"),
+        ),
+        Event::BecameLeader {
+            broker,
+            tp,
+            leader_epoch,
+            ..
+        } => (
+            MarkerKind::Leader,
+            format!("broker {broker} became leader of {tp} (epoch {leader_epoch})"),
+        ),
+        Event::Purged {
+            purgatory: "produce",
+            broker,
+            removed,
+            ..
+        } => (
+            MarkerKind::Purge,
+            format!("broker {broker} purged {removed} completed entries"),
+        ),
+        Event::FollowerPaused { broker } => (
+            MarkerKind::Action,
+            format!("broker {broker}'s fetchers paused"),
+        ),
+        Event::FollowerResumed { broker } => (
+            MarkerKind::Action,
+            format!("broker {broker}'s fetchers resumed"),
+        ),
+        Event::BrokerCrashed { broker } => (MarkerKind::Action, format!("broker {broker} crashed")),
+        Event::BrokerRestarted { broker, .. } => {
+            (MarkerKind::Action, format!("broker {broker} restarted"))
+        }
+        Event::ActionIgnored { action, reason } => {
+            (MarkerKind::Action, format!("{action} ignored: {reason}"))
+        }
+        _ => return None,
+    };
+    Some(Marker {
+        at_ms: e.at_ms,
+        id: e.id.0,
+        kind,
+        label,
+        request,
+        outcome,
+    })
+}

@@ -1,0 +1,343 @@
+//! A session: one run of the model that a person plays, scrubs back through, forks and shares.
+//!
+//! The run is the scenario's setup plus a log of actions with their simulated times; the model is
+//! deterministic, so that log rebuilds any instant exactly. A session keeps two simulations:
+//!
+//! - the **frontier**, the furthest the run has been computed. Everything the run did up to there
+//!   is folded into the [`History`] (the timeline's markers, the gauges' step series, the trace
+//!   hash), and a [`Checkpoints`] copy of the frontier is saved every few thousand events;
+//! - the **head**, the instant the person looks at, when it is behind the frontier. Going back
+//!   to an instant clones the latest checkpoint before it and replays to it; going forward runs
+//!   the head on until it meets the frontier, where it is dropped again.
+//!
+//! A live session computes nothing ahead (the head is the frontier). A scenario's frontier is
+//! computed ahead in the background ([`Session::extend`]), so its whole timeline shows from the
+//! start. Acting at a past instant forks: the person's later actions and the computed future are
+//! dropped (one [`Session::undo`] brings them back), the scenario's own script stays.
+//!
+//! An instant `t` always means "every event at or before `t` has happened". A person's action
+//! therefore applies at `t + 1`, first in that millisecond, exactly as the same action at
+//! `at_ms: t + 1` in a scenario file would: the run and its replay cannot differ.
+
+pub mod breakpoints;
+mod checkpoints;
+mod commands;
+pub mod history;
+mod play;
+mod recent;
+mod request_events;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::scenario::result::RunResult;
+use crate::scenario::{Scenario, SessionInfo, StoryStep};
+use crate::sim::action::{Action, TimedAction};
+use crate::sim::{SetupError, Simulation};
+use breakpoints::{BreakpointSpec, Breakpoints, Hit};
+use checkpoints::{Checkpoint, Checkpoints};
+use history::History;
+use recent::Recent;
+
+pub use checkpoints::{EVENTS_PER_CHECKPOINT, MAX_CHECKPOINTS};
+pub use recent::{EventBatch, MAX_PENDING};
+
+/// The contract's longest run (a week): how far a live session can go.
+pub const LIVE_HORIZON_MS: u64 = 604_800_000;
+
+/// One action of the run, and whether a person made it (or the scenario scripted it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedAction {
+    pub action: TimedAction,
+    pub by_user: bool,
+}
+
+/// What the last fork dropped, for one undo.
+#[derive(Clone)]
+struct Undo {
+    at_ms: u64,
+    frontier: Simulation,
+    checkpoints_after: Vec<Checkpoint>,
+    history: History,
+    actions: Vec<LoggedAction>,
+    horizon_ms: u64,
+    live: bool,
+}
+
+pub struct Session {
+    name: String,
+    /// The curated scenario the session started from, if any.
+    curated: Option<String>,
+    story: Vec<StoryStep>,
+    /// How far the clock can go: the scenario's `run_until_ms`, or a week for a live session.
+    horizon_ms: u64,
+    /// A live session computes nothing ahead of the playhead; a scenario computes to its end.
+    live: bool,
+    /// How far [`Session::extend`] computes the frontier ahead.
+    precompute_ms: u64,
+    actions: Vec<LoggedAction>,
+    frontier: Simulation,
+    head: Option<Simulation>,
+    checkpoints: Checkpoints,
+    history: History,
+    recent: Recent,
+    breakpoints: Breakpoints,
+    undo: Option<Box<Undo>>,
+    selected: Option<String>,
+    /// Produce ids in use, and the next number a generated `pN` id tries.
+    ids: BTreeSet<String>,
+    next_id: u64,
+}
+
+/// Where the playhead is against the run, for the timeline.
+#[derive(Clone, Debug, Serialize)]
+pub struct Extent {
+    pub now_ms: u64,
+    /// The furthest the run has been computed.
+    pub frontier_ms: u64,
+    /// The end of the run (`run_until_ms`), or the week a live session may last.
+    pub horizon_ms: u64,
+    pub live: bool,
+    /// The run has been computed to its end (a scenario), so its markers are all known.
+    pub complete: bool,
+    /// The playhead is at the end of the scenario.
+    pub at_end: bool,
+    pub can_undo: bool,
+}
+
+impl Session {
+    /// A session on a scenario (its actions are the script), or, with `live`, a live session on
+    /// the scenario's setup that runs for up to a week. A scenario that carries a `session` (a saved
+    /// one) reopens at its instant, with its person's actions and selection.
+    pub fn new(scenario: &Scenario, live: bool) -> Result<Session, SetupError> {
+        let mut frontier = Simulation::from_scenario(scenario, true)?;
+        frontier.set_record_actions(false);
+        let info = scenario.session.clone().unwrap_or_default();
+        let live = live || info.live;
+        let actions: Vec<LoggedAction> = scenario
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| LoggedAction {
+                action: a.clone(),
+                by_user: info.user_actions.binary_search(&i).is_ok(),
+            })
+            .collect();
+        let history = History::new(&frontier);
+        let derived = history.derived.clone();
+        let horizon_ms = if live {
+            LIVE_HORIZON_MS
+        } else {
+            scenario.run_until_ms
+        };
+        let mut session = Session {
+            name: scenario.name.clone(),
+            curated: info.scenario.clone(),
+            story: scenario.story.clone(),
+            horizon_ms,
+            live,
+            precompute_ms: scenario.run_until_ms,
+            actions,
+            checkpoints: Checkpoints::new(Checkpoint {
+                sim: frontier.clone(),
+                from_ms: 0,
+                derived,
+            }),
+            frontier,
+            head: None,
+            history,
+            recent: Recent::default(),
+            breakpoints: Breakpoints::default(),
+            undo: None,
+            selected: info.selected.clone(),
+            ids: BTreeSet::new(),
+            next_id: 1,
+        };
+        session.ids = session.produce_ids();
+        session.start();
+        if scenario.session.is_some() {
+            session.compute_until(info.at_ms.min(session.precompute_ms));
+            session.seek(info.at_ms);
+        }
+        Ok(session)
+    }
+
+    /// Processes t = 0: every instant a session rests at is one at which everything due has
+    /// happened. (The first checkpoint is the run before it, so a replay to 0 replays its events.)
+    fn start(&mut self) {
+        while let Some(events) = self.step_frontier(0) {
+            self.recent.push(events);
+        }
+        self.breakpoints.sync(&self.frontier);
+    }
+
+    /// Computes the frontier up to `until_ms` now (opening a saved session at its instant).
+    fn compute_until(&mut self, until_ms: u64) {
+        if self.head.is_none() && self.frontier.now_ms() < until_ms {
+            self.head = Some(self.frontier.clone());
+        }
+        while self.step_frontier(until_ms).is_some() {}
+    }
+
+    /// The simulation at the playhead.
+    pub fn sim(&self) -> &Simulation {
+        self.head.as_ref().unwrap_or(&self.frontier)
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.sim().now_ms()
+    }
+
+    pub fn frontier_ms(&self) -> u64 {
+        self.frontier.now_ms()
+    }
+
+    pub fn horizon_ms(&self) -> u64 {
+        self.horizon_ms
+    }
+
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn curated(&self) -> Option<&str> {
+        self.curated.as_deref()
+    }
+
+    /// Names the curated scenario the session plays (the page knows it by the name it loaded).
+    pub fn set_curated(&mut self, name: Option<String>) {
+        self.curated = name;
+    }
+
+    pub fn story(&self) -> &[StoryStep] {
+        &self.story
+    }
+
+    pub fn set_story(&mut self, story: Vec<StoryStep>) {
+        self.story = story;
+    }
+
+    pub fn actions(&self) -> &[LoggedAction] {
+        &self.actions
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn selected(&self) -> Option<&str> {
+        self.selected.as_deref()
+    }
+
+    pub fn set_selected(&mut self, id: Option<String>) {
+        self.selected = id;
+    }
+
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    pub fn extent(&self) -> Extent {
+        let frontier_ms = self.frontier.now_ms();
+        Extent {
+            now_ms: self.now_ms(),
+            frontier_ms,
+            horizon_ms: self.horizon_ms,
+            live: self.live,
+            complete: frontier_ms >= self.precompute_ms,
+            at_end: !self.live && self.now_ms() >= self.horizon_ms,
+            can_undo: self.undo.is_some(),
+        }
+    }
+
+    /// The trace hash of the run as computed so far; `None` while a scenario is still being
+    /// computed to its end (its hash is of the whole run, as the runner prints it).
+    pub fn trace_hash(&self) -> Option<String> {
+        let complete = self.live || self.frontier.now_ms() >= self.precompute_ms;
+        complete.then(|| self.history.derived.hash.hex())
+    }
+
+    /// The events the playhead passed since the last call (bounded; see [`recent`]).
+    pub fn take_events(&mut self) -> EventBatch {
+        self.recent.take()
+    }
+
+    pub fn set_breakpoints(&mut self, spec: BreakpointSpec) {
+        self.breakpoints.spec = spec;
+        let sim = self.head.as_ref().unwrap_or(&self.frontier);
+        self.breakpoints.sync(sim);
+    }
+
+    pub fn breakpoints(&self) -> &BreakpointSpec {
+        &self.breakpoints.spec
+    }
+
+    /// The result document at the playhead, as the runner would print it for a run that stopped
+    /// there.
+    pub fn result(&self) -> RunResult {
+        self.sim().result(&self.name, self.now_ms())
+    }
+
+    /// The session as a scenario file: the setup, every action, and a `session` that says which
+    /// actions the person made, the instant and the selection. A live session's run ends where it
+    /// was computed to; a scenario keeps its own end. The runner plays the file to the same trace
+    /// (and hash); the page reopens it at the same instant.
+    pub fn export(&self) -> Scenario {
+        let sim = &self.frontier;
+        let run_until_ms = if self.live {
+            self.frontier.now_ms()
+        } else {
+            self.horizon_ms
+        };
+        Scenario {
+            name: self.name.clone(),
+            seed: sim.seed(),
+            config: sim.config().clone(),
+            topics: sim.topics().to_vec(),
+            actions: self.actions.iter().map(|a| a.action.clone()).collect(),
+            run_until_ms,
+            story: Vec::new(),
+            session: Some(SessionInfo {
+                at_ms: self.now_ms(),
+                selected: self.selected.clone(),
+                user_actions: (self.actions.iter().enumerate())
+                    .filter(|(_, a)| a.by_user)
+                    .map(|(i, _)| i)
+                    .collect(),
+                scenario: self.curated.clone(),
+                live: self.live,
+            }),
+        }
+    }
+
+    fn produce_ids(&self) -> BTreeSet<String> {
+        self.actions
+            .iter()
+            .filter_map(|a| match &a.action.action {
+                Action::Produce(p) => Some(p.id.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A set of brokers as the page writes it: `{0, 1}`.
+pub(crate) fn broker_set(brokers: &[crate::kafka::BrokerId]) -> String {
+    let ids: Vec<String> = brokers.iter().map(|b| b.0.to_string()).collect();
+    format!("{{{}}}", ids.join(", "))
+}
+
+/// What one call that moves the playhead forward did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Advanced {
+    pub now_ms: u64,
+    /// A breakpoint stopped the clock here.
+    pub hit: Option<Hit>,
+    /// The work budget ran out before the target; call again to go on.
+    pub yielded: bool,
+}

@@ -1,0 +1,192 @@
+//! Moving the playhead: playing forward (with breakpoints), one instant forward or back, seeking
+//! to any millisecond, and computing a scenario's frontier ahead. Every call that can run long
+//! does a bounded amount of work, counted in simulated instants, so a caller that asks for a week
+//! gets an answer (and `yielded`) instead of a frozen tab.
+
+use super::breakpoints::Hit;
+use super::{Advanced, Session};
+use crate::trace::TraceEvent;
+
+impl Session {
+    /// Runs the frontier's next instant at or before `until_ms` (and the end of the run) and folds
+    /// its events into the history, saving a checkpoint when one is due; returns the events, or
+    /// `None` when nothing is left by then (the clock then moves to `until_ms`).
+    pub(super) fn step_frontier(&mut self, until_ms: u64) -> Option<Vec<TraceEvent>> {
+        let until_ms = until_ms.min(self.horizon_ms);
+        self.frontier.step_within(until_ms)?;
+        let events = self.frontier.drain_trace();
+        self.history.observe(&events);
+        self.checkpoints
+            .maybe_take(&self.frontier, &self.history.derived);
+        Some(events)
+    }
+
+    /// Runs the playhead's next instant at or before `until_ms`: the head while it is behind the
+    /// frontier (it is dropped when it gets there: both are then the same run), else the
+    /// frontier. `None` when nothing is left by then; an empty list when the head only caught up.
+    pub(super) fn step_head(&mut self, until_ms: u64) -> Option<Vec<TraceEvent>> {
+        let until_ms = until_ms.min(self.horizon_ms);
+        let frontier_ms = self.frontier.now_ms();
+        if let Some(head) = self.head.as_mut() {
+            if head.now_ms() < frontier_ms {
+                let stepped = head
+                    .step_within(until_ms.min(frontier_ms))
+                    .map(|_| head.drain_trace());
+                if head.now_ms() >= frontier_ms {
+                    self.head = None;
+                }
+                return match stepped {
+                    Some(events) => Some(events),
+                    None if until_ms > frontier_ms => Some(Vec::new()),
+                    None => None,
+                };
+            }
+            self.head = None;
+        }
+        self.step_frontier(until_ms)
+    }
+
+    /// Plays forward by `ms` simulated milliseconds (to the end of the run at most), stopping early
+    /// where a breakpoint fires, or after `max_steps` instants (`yielded`: call again).
+    pub fn advance(&mut self, ms: u64, max_steps: u64) -> Advanced {
+        let target = self.now_ms().saturating_add(ms).min(self.horizon_ms);
+        let mut stall = self.breakpoints.next_stall(self.sim(), &self.history);
+        for _ in 0..max_steps {
+            let limit = stall.as_ref().map_or(target, |s| s.deadline_ms.min(target));
+            let Some(events) = self.step_head(limit) else {
+                if let Some(s) = stall.take().filter(|s| s.deadline_ms == self.now_ms()) {
+                    let hit = self.breakpoints.fire_stall(s);
+                    return self.stopped(Some(hit));
+                }
+                if self.now_ms() >= target {
+                    return self.stopped(None);
+                }
+                continue;
+            };
+            let hit = self.check_breakpoints(&events);
+            let touched = !events.is_empty();
+            self.recent.push(events);
+            if hit.is_some() {
+                return self.stopped(hit);
+            }
+            if touched && self.breakpoints.spec.hw_stalled_ms.is_some() {
+                stall = self.breakpoints.next_stall(self.sim(), &self.history);
+            }
+        }
+        Advanced {
+            now_ms: self.now_ms(),
+            hit: None,
+            yielded: self.now_ms() < target,
+        }
+    }
+
+    fn check_breakpoints(&mut self, events: &[TraceEvent]) -> Option<Hit> {
+        let min_isr = self.frontier.config().min_insync_replicas as usize;
+        self.breakpoints.check(events, min_isr)
+    }
+
+    fn stopped(&self, hit: Option<Hit>) -> Advanced {
+        Advanced {
+            now_ms: self.now_ms(),
+            hit,
+            yielded: false,
+        }
+    }
+
+    /// Runs the next instant that has anything to do; returns where the playhead is then, or
+    /// `None` when nothing is left before the end of the run.
+    pub fn step(&mut self) -> Option<Advanced> {
+        let next = self.sim().next_event_ms()?;
+        if next > self.horizon_ms {
+            return None;
+        }
+        let events = self.step_head(next)?;
+        let hit = self.check_breakpoints(&events);
+        self.recent.push(events);
+        Some(self.stopped(hit))
+    }
+
+    /// Goes back to the latest earlier instant at which something was traced (or to 0).
+    pub fn step_back(&mut self) -> u64 {
+        let now = self.now_ms();
+        let target = self.instant_before(now).unwrap_or(0);
+        self.seek(target)
+    }
+
+    /// The latest instant before `end_ms` at which something was traced.
+    fn instant_before(&self, end_ms: u64) -> Option<u64> {
+        if let Some(t) = self.recent.instant_before(end_ms) {
+            return Some(t);
+        }
+        // Not remembered: replay the stretch before each checkpoint, latest first.
+        let mut end = end_ms;
+        loop {
+            let c = self.checkpoints.starting_before(end)?;
+            let mut sim = c.sim.clone();
+            let mut latest = None;
+            while let Some(t) = sim.step_within(end - 1) {
+                if !sim.drain_trace().is_empty() {
+                    latest = Some(t);
+                }
+            }
+            if latest.is_some() || c.from_ms == 0 {
+                return latest;
+            }
+            end = c.from_ms;
+        }
+    }
+
+    /// Puts the playhead at `at_ms` (at most the frontier): every view then shows exactly the state
+    /// at that instant, and the next events taken lead up to it (`reset`). Returns the instant.
+    pub fn seek(&mut self, at_ms: u64) -> u64 {
+        let target = at_ms.min(self.frontier.now_ms());
+        let now = self.now_ms();
+        if target == now {
+            return now;
+        }
+        if target > now && !self.checkpoints.shortcut(now, target) {
+            // Going forward, so the playhead is behind the frontier: a head exists to run on.
+            self.run_head_to(target);
+        } else {
+            self.replay_head_to(target);
+        }
+        self.now_ms()
+    }
+
+    /// Puts the head at `target` by replaying from the latest checkpoint that covers it; the
+    /// events taken next lead up to it.
+    pub(super) fn replay_head_to(&mut self, target: u64) {
+        self.head = Some(self.checkpoints.to_replay(target).sim.clone());
+        self.recent.restart();
+        self.run_head_to(target);
+    }
+
+    fn run_head_to(&mut self, target: u64) {
+        let head = self.head.as_mut().expect("a head behind the frontier");
+        while head.step_within(target).is_some() {
+            self.recent.push(head.drain_trace());
+        }
+        self.breakpoints.sync(head);
+        if target >= self.frontier.now_ms() {
+            self.head = None;
+        }
+    }
+
+    /// Computes a scenario's frontier ahead of the playhead, at most `max_steps` instants; returns
+    /// whether the run is now computed to its end.
+    pub fn extend(&mut self, max_steps: u64) -> bool {
+        let until = self.precompute_ms.min(self.horizon_ms);
+        if self.frontier.now_ms() >= until {
+            return true;
+        }
+        if self.head.is_none() {
+            self.head = Some(self.frontier.clone());
+        }
+        for _ in 0..max_steps {
+            if self.step_frontier(until).is_none() {
+                return true;
+            }
+        }
+        self.frontier.now_ms() >= until
+    }
+}

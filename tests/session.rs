@@ -1,0 +1,429 @@
+//! Sessions: going back to any instant shows exactly the state a straight run has there, playing
+//! on from it gives the same trace and result as a straight run, a fork drops the future and one
+//! undo brings it back, an exported session reopens byte for byte, the trace hash is the
+//! runner's, and breakpoints stop where the story turns.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use purgatory_playground::scenario::Scenario;
+use purgatory_playground::session::breakpoints::BreakpointSpec;
+use purgatory_playground::session::Session;
+use purgatory_playground::sim::{run_scenario, view, Simulation};
+use purgatory_playground::trace::TraceHash;
+
+mod common;
+use common::{random_scenario, SplitMix64};
+
+const ALL: u64 = u64::MAX;
+
+fn curated() -> Vec<(String, Scenario)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+            out.push((name, Scenario::from_json(&text).unwrap()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(out.len() >= 20, "only {} scenarios", out.len());
+    out
+}
+
+fn load(name: &str) -> Scenario {
+    curated()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no scenario {name}"))
+        .1
+}
+
+/// The trace of a straight run as JSON lines, and its hash.
+fn straight_trace(scenario: &Scenario) -> (Vec<String>, String) {
+    let mut out = Vec::new();
+    run_scenario(scenario, Some(&mut out)).unwrap();
+    let mut hash = TraceHash::default();
+    hash.update(&out);
+    let text = String::from_utf8(out).unwrap();
+    (text.lines().map(str::to_owned).collect(), hash.hex())
+}
+
+fn result_json(session: &Session) -> String {
+    serde_json::to_string(&session.result()).unwrap()
+}
+
+/// The snapshot of a straight run stopped at `at_ms`.
+fn straight_snapshot(scenario: &Scenario, at_ms: u64) -> String {
+    let mut sim = Simulation::from_scenario(scenario, true).unwrap();
+    sim.run_until(at_ms);
+    serde_json::to_string(&view::snapshot(&sim)).unwrap()
+}
+
+fn snapshot(session: &Session) -> String {
+    serde_json::to_string(&view::snapshot(session.sim())).unwrap()
+}
+
+fn take_lines(session: &mut Session) -> (bool, Vec<String>) {
+    let batch = session.take_events();
+    assert_eq!(batch.dropped, 0);
+    let lines = batch
+        .events
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    (batch.reset, lines)
+}
+
+#[test]
+fn a_scenario_computed_ahead_has_the_runners_trace_hash_and_result() {
+    for (name, scenario) in curated() {
+        let (_, hash) = straight_trace(&scenario);
+        let mut session = Session::new(&scenario, false).unwrap();
+        assert_eq!(
+            session.trace_hash(),
+            None,
+            "{name}: hash before the run is computed"
+        );
+        assert!(session.extend(ALL), "{name}");
+        assert_eq!(
+            session.trace_hash().as_deref(),
+            Some(hash.as_str()),
+            "{name}"
+        );
+        assert_eq!(
+            session.now_ms(),
+            0,
+            "{name}: computing ahead does not move the playhead"
+        );
+        session.seek(scenario.run_until_ms);
+        let straight = run_scenario(&scenario, None).unwrap();
+        assert_eq!(
+            result_json(&session),
+            serde_json::to_string(&straight).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn seeking_to_any_instant_then_playing_on_matches_a_straight_run() {
+    for (name, scenario) in curated() {
+        let (lines, _) = straight_trace(&scenario);
+        let end = scenario.run_until_ms;
+        let mut session = Session::new(&scenario, false).unwrap();
+        session.extend(ALL);
+        let mut previous = 0;
+        for t in [end / 2, end / 7, 0, end, end / 3] {
+            assert_eq!(session.seek(t), t, "{name}");
+            assert_eq!(
+                snapshot(&session),
+                straight_snapshot(&scenario, t),
+                "{name} at {t}"
+            );
+            let (reset, seen) = take_lines(&mut session);
+            assert!(
+                reset || t >= previous,
+                "{name}: a jump back resets the events"
+            );
+            assert!(
+                seen.iter().all(|l| at_ms(l) <= t),
+                "{name}: no event after the instant"
+            );
+            let mut after = Vec::new();
+            while session.now_ms() < end {
+                // In slices, taking the events after each, as the page does every frame.
+                session.advance(end - session.now_ms(), 200);
+                after.extend(take_lines(&mut session).1);
+            }
+            let expected: Vec<&String> = lines.iter().filter(|l| at_ms(l) > t).collect();
+            assert_eq!(after.len(), expected.len(), "{name}: events after {t}");
+            assert!(
+                after.iter().zip(&expected).all(|(a, b)| a == *b),
+                "{name}: events after {t}"
+            );
+            let straight = run_scenario(&scenario, None).unwrap();
+            assert_eq!(
+                result_json(&session),
+                serde_json::to_string(&straight).unwrap(),
+                "{name}"
+            );
+            previous = end;
+        }
+    }
+}
+
+fn at_ms(line: &str) -> u64 {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    v["at_ms"].as_u64().unwrap()
+}
+
+#[test]
+fn random_sessions_seek_back_and_forth_to_exact_states() {
+    let runs: u64 = std::env::var("SESSION_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    for seed in 0..runs {
+        let scenario = random_scenario(seed);
+        let mut session = Session::new(&scenario, false).unwrap();
+        session.extend(ALL);
+        let mut rng = SplitMix64(seed ^ 0x5eed);
+        for _ in 0..6 {
+            let t = rng.below(scenario.run_until_ms + 1);
+            session.seek(t);
+            assert_eq!(
+                snapshot(&session),
+                straight_snapshot(&scenario, t),
+                "seed {seed}: state at {t} differs; scenario:\n{}",
+                scenario.to_json()
+            );
+        }
+    }
+}
+
+#[test]
+fn step_back_and_forward_walk_the_instants_that_have_events() {
+    let scenario = load("s03-stalled-follower-completes-at-isr-shrink");
+    let mut session = Session::new(&scenario, false).unwrap();
+    session.extend(ALL);
+    session.seek(45_010);
+    let back = session.step_back();
+    assert!(back < 45_010);
+    let (reset, lines) = take_lines(&mut session);
+    assert!(reset);
+    assert!(lines.iter().all(|l| at_ms(l) <= back));
+    assert_eq!(
+        lines.last().map(|l| at_ms(l)),
+        Some(back),
+        "the log ends at the instant"
+    );
+    let forward = session.step().unwrap();
+    assert_eq!(
+        forward.now_ms, 45_010,
+        "one step forward returns to the shrink commit"
+    );
+}
+
+#[test]
+fn a_live_command_applies_at_the_next_instant_and_replays_identically() {
+    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [], "run_until_ms": 0});
+    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    session.advance(1_000, ALL);
+    let pause = session
+        .command(&json!({"action": "pause_follower", "broker": 2}))
+        .unwrap();
+    assert_eq!(pause.at_ms, 1_001);
+    session.advance(2_000, ALL);
+    let p = session
+        .command(&json!({"action": "produce", "acks": "all",
+            "records": [{"topic": "t", "partition": 0, "count": 5}]}))
+        .unwrap();
+    assert_eq!(p.id.as_deref(), Some("p1"));
+    assert_eq!(p.at_ms, 3_002);
+    session.advance(60_000, ALL);
+    let exported = session.export();
+    assert_eq!(exported.run_until_ms, session.frontier_ms());
+    let (_, hash) = straight_trace(&exported);
+    assert_eq!(session.trace_hash().as_deref(), Some(hash.as_str()));
+    let straight = run_scenario(&exported, None).unwrap();
+    assert_eq!(
+        result_json(&session),
+        serde_json::to_string(&straight).unwrap()
+    );
+}
+
+#[test]
+fn a_command_in_the_past_forks_and_one_undo_brings_the_future_back() {
+    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [], "run_until_ms": 0});
+    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    session.advance(500, ALL);
+    session
+        .command(&json!({"action": "pause_follower", "broker": 1}))
+        .unwrap();
+    session.advance(5_000, ALL);
+    session
+        .command(&json!({"action": "produce", "acks": -1,
+        "records": [{"topic": "t", "partition": 0, "count": 1}]}))
+        .unwrap();
+    session.advance(40_000, ALL);
+    let before = (
+        session.trace_hash(),
+        session.frontier_ms(),
+        session.actions().len(),
+    );
+    let future = result_json(&session);
+
+    session.seek(2_000);
+    let preview = session.fork_preview().expect("behind the frontier");
+    assert_eq!(
+        preview.user_actions_dropped, 1,
+        "the produce at 5,501 would go"
+    );
+    let done = session
+        .command(&json!({"action": "resume_follower", "broker": 1}))
+        .unwrap();
+    assert!(done.forked);
+    assert_eq!(done.at_ms, 2_001);
+    assert_eq!(
+        session.frontier_ms(),
+        2_001,
+        "the future after the fork is gone"
+    );
+    assert_eq!(
+        session.actions().len(),
+        2,
+        "pause kept, produce dropped, resume added"
+    );
+    let forked_hash = session.trace_hash();
+
+    assert!(session.undo());
+    assert_eq!(session.now_ms(), 2_000, "back at the instant of the fork");
+    assert_eq!(
+        (
+            session.trace_hash(),
+            session.frontier_ms(),
+            session.actions().len()
+        ),
+        before
+    );
+    session.seek(session.frontier_ms());
+    assert_eq!(result_json(&session), future);
+    assert_ne!(forked_hash, before.0);
+    assert!(!session.undo(), "one undo");
+}
+
+#[test]
+fn an_exported_session_reopens_at_its_instant_and_exports_the_same_bytes() {
+    let mut scenario = load("s03-stalled-follower-completes-at-isr-shrink");
+    scenario.story.clear();
+    let mut session = Session::new(&scenario, false).unwrap();
+    session.set_curated(Some("s03-stalled-follower-completes-at-isr-shrink".into()));
+    session.extend(ALL);
+    session.seek(30_000);
+    session
+        .command(&json!({"action": "resume_follower", "broker": 2}))
+        .unwrap();
+    session.advance(5_000, ALL);
+    session.set_selected(Some("p1".into()));
+    let text = session.export().to_json();
+    let reopened = Session::new(&Scenario::from_json(&text).unwrap(), false).unwrap();
+    assert_eq!(reopened.now_ms(), 35_001);
+    assert_eq!(reopened.selected(), Some("p1"));
+    assert_eq!(
+        reopened.curated(),
+        Some("s03-stalled-follower-completes-at-isr-shrink")
+    );
+    assert_eq!(reopened.export().to_json(), text);
+    assert_eq!(snapshot(&reopened), snapshot(&session));
+}
+
+fn breakpoints(value: serde_json::Value) -> BreakpointSpec {
+    BreakpointSpec::from_value(&value).unwrap()
+}
+
+#[test]
+fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
+    let mut s02 = Session::new(&load("s02-stalled-follower-times-out"), false).unwrap();
+    s02.extend(ALL);
+    s02.set_breakpoints(breakpoints(json!({"expiry": true})));
+    let played = s02.advance(ALL, ALL);
+    let hit = played.hit.expect("the expiry stops the clock");
+    assert_eq!(
+        (hit.kind, hit.at_ms, played.now_ms),
+        ("expiry", 31_000, 31_000)
+    );
+    assert!(hit.text.contains("p1"), "{}", hit.text);
+
+    let mut s03 =
+        Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
+    s03.extend(ALL);
+    s03.set_breakpoints(breakpoints(
+        json!({"isr_change": true, "answered": {"request": "p1"}}),
+    ));
+    let hit = s03
+        .advance(ALL, ALL)
+        .hit
+        .expect("the shrink commit stops the clock");
+    assert_eq!((hit.kind, hit.at_ms), ("isr_change", 45_010));
+    let rest = s03.advance(ALL, ALL);
+    assert_eq!(
+        (rest.hit, rest.now_ms),
+        (None, 60_000),
+        "nothing else fires"
+    );
+
+    let mut answered =
+        Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
+    answered.extend(ALL);
+    answered.set_breakpoints(breakpoints(json!({"answered": {"request": "p1"}})));
+    let hit = answered
+        .advance(ALL, ALL)
+        .hit
+        .expect("p1's answer stops the clock");
+    assert_eq!((hit.kind, hit.at_ms), ("answered", 45_010));
+    assert_eq!(hit.text, "p1 was answered: NONE");
+}
+
+#[test]
+fn a_stalled_hw_fires_once_when_requests_have_waited_that_long() {
+    let mut s02 = Session::new(&load("s02-stalled-follower-times-out"), false).unwrap();
+    s02.extend(ALL);
+    s02.set_breakpoints(breakpoints(json!({"hw_stalled_ms": 10_000})));
+    let played = s02.advance(ALL, ALL);
+    let hit = played
+        .hit
+        .expect("p1 waits from 1,000 ms with the HW stuck");
+    assert_eq!(
+        (hit.kind, hit.at_ms, played.now_ms),
+        ("hw_stalled_ms", 11_000, 11_000)
+    );
+    let rest = s02.advance(ALL, ALL);
+    assert_eq!(rest.hit, None, "the same stall fires once");
+}
+
+#[test]
+fn breakpoint_errors_name_the_field() {
+    let err = BreakpointSpec::from_value(&json!({"hw_stalled_ms": -1})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "breakpoints.hw_stalled_ms: expected an integer from 1 to 2147483647, found -1"
+    );
+    let err = BreakpointSpec::from_value(&json!({"expiry": "yes"})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "breakpoints.expiry: expected true or false, found \"yes\""
+    );
+    let err = BreakpointSpec::from_value(&json!({"expire": true})).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("breakpoints.expire: unknown field"),
+        "{err}"
+    );
+}
+
+#[test]
+fn markers_and_series_are_exact_s15_shows_1001_waiting() {
+    let mut session = Session::new(&load("s15-purge-after-1001-expired"), false).unwrap();
+    session.extend(ALL);
+    let history = session.history();
+    let delayed = &history.series()[1];
+    let peak = delayed.bins(0, 60_000, 1)[0][1];
+    assert_eq!(
+        peak, 1_001,
+        "NumDelayedOperations peaks at every waiting request"
+    );
+    let purges = history
+        .markers()
+        .iter()
+        .filter(|m| m.label.contains("purged"))
+        .count();
+    assert_eq!(purges, 1);
+}
