@@ -1,46 +1,36 @@
 //! The WebAssembly boundary: the one file that knows JavaScript exists.
 //!
-//! One opaque handle, [`Playground`], owns one [`Simulation`]. Commands come in as plain JS values
-//! shaped like a scenario action (`{action: "produce", id, acks, records, ...}`) and are validated
-//! by the very scenario parser the runner uses, so a page command and a file action mean the same
-//! thing and fail with the same words. State goes out as a summarised snapshot
-//! ([`crate::sim::view`]) and the new trace events, both as plain JS objects that the engine's
-//! `JSON.parse` builds from serde_json's text (see `to_js`: one serializer in the module, not
-//! two). Every wrong argument is a thrown JS `Error` naming what was wrong; nothing here panics on
-//! input.
+//! One opaque handle, [`Playground`], owns one [`Session`]. Values come in as plain JS values
+//! (commands shaped like a scenario action, setups, scenarios, breakpoints), read by
+//! serde-wasm-bindgen into the JSON the scenario parser validates, so a page command and a file
+//! action mean the same thing and fail with the same words. State goes out either as objects built
+//! by serde-wasm-bindgen (small answers) or as serde_json text that the engine's `JSON.parse`
+//! turns into objects (the snapshot and event batches: faster for large payloads; see the README's
+//! boundary table for the numbers). Every wrong argument is a thrown JS `Error` naming what was
+//! wrong; nothing here panics on input.
 //!
-//! Nothing is global: a page may hold several handles (side-by-side runs, embedded instances) over
+//! Nothing is global: a page holds several handles (embedded instances, side-by-side runs) over
 //! the one instantiated module.
-
-use std::collections::BTreeSet;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::scenario::Scenario;
-use crate::sim::action::{Action, TimedAction};
+use crate::session::breakpoints::BreakpointSpec;
+use crate::session::history::{Marker, SERIES};
+use crate::session::Session;
 use crate::sim::view;
-use crate::sim::Simulation;
 
-/// The scenario contract's longest run (a week), used as the horizon of a live session.
-const MAX_RUN_UNTIL_MS: u64 = 604_800_000;
+/// Instants one call may run before it returns (`yielded`): a few tenths of a second of work at
+/// most, so no call freezes the page, whatever it asks for.
+const MAX_STEPS_PER_CALL: u64 = 200_000;
+/// The longest advance one call accepts (the contract's week).
+const MAX_ADVANCE_MS: f64 = 604_800_000.0;
 
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-}
-
-#[wasm_bindgen]
-pub struct Playground {
-    sim: Simulation,
-    name: String,
-    /// The scenario's `run_until_ms`, or the contract's maximum for a live session.
-    run_until_ms: u64,
-    /// Produce ids used so far (the contract wants them unique).
-    ids: BTreeSet<String>,
-    /// Produce ids the page generated, for `next_id`.
-    next_id: u64,
 }
 
 /// A number as JavaScript would print it, through serde_json's float writer: `{}` on an f64 would
@@ -61,55 +51,84 @@ fn err(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
-/// A JS value that is either JSON text or a plain object. Objects cross as JSON text
-/// (`JSON.stringify` on the JS side of the call), so the module links one JSON reader, serde_json's,
-/// and not a second, serde-wasm-bindgen's, over every type (about 9 KB of the gzipped .wasm).
-fn to_json_value(value: JsValue, what: &str) -> Result<Value, JsError> {
+/// The longest JSON text a command, a setup or breakpoints may be (a scenario may be as long as
+/// the runner reads).
+const MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
+
+/// A JS argument as JSON: a string is JSON text (at most `max_bytes`); anything else is read by
+/// serde-wasm-bindgen (objects, arrays, numbers, strings, booleans, null). `undefined`,
+/// functions, symbols, BigInts and getters that throw are refused with a message naming `what`.
+fn to_json_value(value: JsValue, what: &str, max_bytes: usize) -> Result<Value, JsError> {
     if value.is_undefined() || value.is_null() {
         let found = if value.is_null() { "null" } else { "undefined" };
         return Err(err(format!("{what}: expected an object, found {found}")));
     }
-    let text = match value.as_string() {
-        Some(text) => text,
-        None => js_sys::JSON::stringify(&value)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| {
-                err(format!(
-                    "{what}: expected a plain object (JSON-serializable)"
-                ))
-            })?,
-    };
-    serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
+    if let Some(text) = value.as_string() {
+        if text.len() > max_bytes {
+            return Err(err(format!(
+                "{what}: the text is {} bytes long; at most {max_bytes} are read",
+                text.len()
+            )));
+        }
+        return serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")));
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| err(format!("{what}: expected plain JSON data (objects, arrays, numbers, strings): {e}")))
 }
 
-/// A value out to JS as a plain object: serde_json writes the text, the engine's `JSON.parse`
-/// builds the object (faster than building it field by field across the boundary, and no second
-/// serializer in the module).
+/// Small answers: objects built field by field (`null` for `None`, plain objects for maps).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(err)
+}
+
+/// Large answers (the snapshot, event batches): serde_json writes the text, the engine's
+/// `JSON.parse` builds the objects, which measured faster than building them across the boundary.
+fn to_js_via_text<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let text = serde_json::to_string(value).map_err(err)?;
     js_sys::JSON::parse(&text).map_err(|_| err("internal: JSON.parse refused the module's JSON"))
 }
 
+/// A whole number of milliseconds in `0..=max`.
+fn whole_ms(value: f64, what: &str, max: f64) -> Result<u64, JsError> {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
+        Ok(value as u64)
+    } else {
+        Err(err(format!(
+            "{what}: expected a whole number of milliseconds 0-{}, found {}",
+            js_number(max),
+            js_number(value)
+        )))
+    }
+}
+
+#[wasm_bindgen]
+pub struct Playground {
+    session: Session,
+}
+
 #[wasm_bindgen]
 impl Playground {
-    /// A live session: `{seed?, config?, topics?, name?}` (the scenario's fields without
+    /// A live session: `{seed?, config?, topics?, name?}` (a scenario's fields without
     /// `actions`), as an object or JSON text. Missing fields take the contract's defaults; with no
     /// `topics`, one topic `t` with 1 partition and replication factor `brokers` (at most 3).
     #[wasm_bindgen(constructor)]
     pub fn new(setup: JsValue) -> Result<Playground, JsError> {
-        let mut doc = to_json_value(setup, "setup")?;
+        let mut doc = to_json_value(setup, "setup", MAX_ARGUMENT_BYTES)?;
         let Some(obj) = doc.as_object_mut() else {
             return Err(err("setup: expected an object"));
         };
-        if obj.contains_key("actions") {
-            return Err(err(
-                "setup.actions: a live session starts with no actions (use fromScenario)",
-            ));
+        for field in ["actions", "run_until_ms", "story", "session"] {
+            if obj.contains_key(field) {
+                return Err(err(format!(
+                    "setup.{field}: a live session starts with none (use fromScenario)"
+                )));
+            }
         }
         obj.entry("name").or_insert(json!("session"));
-        obj.entry("actions").or_insert(json!([]));
-        obj.entry("run_until_ms").or_insert(json!(MAX_RUN_UNTIL_MS));
+        obj.insert("actions".into(), json!([]));
+        obj.insert("run_until_ms".into(), json!(0));
         if !obj.contains_key("topics") {
             let brokers = obj
                 .get("config")
@@ -123,182 +142,269 @@ impl Playground {
         }
         let scenario = Scenario::from_value(&doc)
             .map_err(|e| err(format!("setup.{e}").replace(".: ", ": ")))?;
-        Playground::build(&scenario)
+        Self::open(&scenario, true)
     }
 
-    /// A curated or exported scenario (object or JSON text); its actions are queued.
+    /// A scenario (object or JSON text): its actions are the script and its whole run is
+    /// computed ahead by [`Playground::extend`]. A saved session (a scenario with `session`)
+    /// reopens at its instant. `curated` names the curated scenario it is.
     #[wasm_bindgen(js_name = fromScenario)]
-    pub fn from_scenario(scenario: JsValue) -> Result<Playground, JsError> {
-        let doc = to_json_value(scenario, "scenario")?;
+    pub fn from_scenario(scenario: JsValue, curated: Option<String>) -> Result<Playground, JsError> {
+        let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
         let scenario = Scenario::from_value(&doc).map_err(err)?;
-        Playground::build(&scenario)
+        let mut playground = Self::open(&scenario, false)?;
+        if curated.is_some() {
+            playground.session.set_curated(curated);
+        }
+        Ok(playground)
     }
 
-    fn build(scenario: &Scenario) -> Result<Playground, JsError> {
-        let sim = Simulation::from_scenario(scenario, true).map_err(err)?;
-        let ids = scenario
-            .actions
-            .iter()
-            .filter_map(|a| match &a.action {
-                Action::Produce(p) => Some(p.id.to_string()),
-                _ => None,
-            })
-            .collect();
-        Ok(Playground {
-            sim,
-            name: scenario.name.clone(),
-            run_until_ms: scenario.run_until_ms,
-            ids,
-            next_id: 1,
-        })
+    fn open(scenario: &Scenario, live: bool) -> Result<Playground, JsError> {
+        let session = Session::new(scenario, live).map_err(err)?;
+        Ok(Playground { session })
     }
 
-    /// Applies a command at the current simulated time (at the next step, which `advance(0)` or
-    /// `step()` runs). The command is a scenario action without `at_ms`. A produce without `id`
-    /// gets the next free `pN`. Returns the produce id (or undefined).
+    /// Applies a command (a scenario action without `at_ms`) at the instant after the playhead.
+    /// A produce without `id` gets the next free `pN`. At a past instant this forks the run (see
+    /// `forkPreview`). Returns `{id, at_ms, forked, continued_live}`.
     pub fn command(&mut self, command: JsValue) -> Result<JsValue, JsError> {
-        let mut value = to_json_value(command, "command")?;
-        let Some(obj) = value.as_object_mut() else {
-            return Err(err(
-                "command: expected an object like {action: \"produce\", ...}",
-            ));
-        };
-        if obj.contains_key("at_ms") {
-            return Err(err("command.at_ms: commands apply now; leave at_ms out"));
-        }
-        let mut generated = false;
-        let is_produce = obj.get("action").and_then(Value::as_str) == Some("produce");
-        if is_produce && !obj.contains_key("id") {
-            obj.insert("id".into(), json!(self.fresh_id()));
-            generated = true;
-        }
-        obj.insert("at_ms".into(), json!(0));
-        let doc = json!({
-            "name": "command",
-            "seed": self.sim.seed(),
-            "config": self.sim.config(),
-            "topics": self.sim.topics(),
-            "actions": [value],
-            "run_until_ms": 0,
-        });
-        let parsed = Scenario::from_value(&doc)
-            .map_err(|e| err(e.to_string().replacen("actions[0]", "command", 1)));
-        let parsed = match parsed {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                if generated {
-                    self.next_id -= 1; // a refused command does not use up an id
-                }
-                return Err(e);
-            }
-        };
-        let mut action = parsed
-            .actions
-            .into_iter()
-            .next()
-            .ok_or_else(|| err("command: empty"))?;
-        let id = match &action.action {
-            Action::Produce(p) => {
-                if !self.ids.insert(p.id.to_string()) {
-                    let quoted = serde_json::to_string(&*p.id).expect("a string serializes");
-                    return Err(err(format!("command.id: {quoted} is already used")));
-                }
-                JsValue::from_str(&p.id)
-            }
-            _ => JsValue::UNDEFINED,
-        };
-        action.at_ms = self.sim.now_ms();
-        self.sim.schedule_action(TimedAction { ..action });
-        Ok(id)
+        let value = to_json_value(command, "command", MAX_ARGUMENT_BYTES)?;
+        let done = self.session.command(&value).map_err(err)?;
+        to_js(&done)
     }
 
-    fn fresh_id(&mut self) -> String {
-        loop {
-            let id = format!("p{}", self.next_id);
-            self.next_id += 1;
-            if !self.ids.contains(&id) {
-                return id;
-            }
+    /// What acting now would drop (`{at_ms, frontier_ms, user_actions_dropped}`), or null at the
+    /// end of the computed run.
+    #[wasm_bindgen(js_name = forkPreview)]
+    pub fn fork_preview(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.fork_preview())
+    }
+
+    /// Takes back the last fork; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.session.undo()
+    }
+
+    /// Plays `ms` simulated milliseconds forward. Returns `{now_ms, hit, yielded}`: `hit` is the
+    /// breakpoint that stopped the clock, `yielded` that the call's work budget ran out first
+    /// (call again to go on).
+    pub fn advance(&mut self, ms: f64) -> Result<JsValue, JsError> {
+        let ms = whole_ms(ms, "advance", MAX_ADVANCE_MS)?;
+        to_js(&self.session.advance(ms, MAX_STEPS_PER_CALL))
+    }
+
+    /// Runs the next instant that has anything to do: `{now_ms, hit}`, or undefined at the end.
+    pub fn step(&mut self) -> Result<JsValue, JsError> {
+        match self.session.step() {
+            Some(done) => to_js(&done),
+            None => Ok(JsValue::UNDEFINED),
         }
     }
 
-    /// Runs `ms` simulated milliseconds (a whole, non-negative number); returns the new time.
-    pub fn advance(&mut self, ms: f64) -> Result<f64, JsError> {
-        if !(ms.is_finite() && ms >= 0.0 && ms.fract() == 0.0 && ms <= MAX_RUN_UNTIL_MS as f64) {
-            return Err(err(format!(
-                "advance: expected a whole number of milliseconds 0-{MAX_RUN_UNTIL_MS}, found {}",
-                js_number(ms)
-            )));
-        }
-        let until = self.sim.now_ms().saturating_add(ms as u64);
-        self.sim.run_until(until);
-        Ok(self.sim.now_ms() as f64)
+    /// Goes back to the latest earlier instant that had events; returns it.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self) -> f64 {
+        self.session.step_back() as f64
     }
 
-    /// Runs the next instant that has anything to do; returns its time, or undefined when
-    /// nothing is left.
-    pub fn step(&mut self) -> Option<f64> {
-        self.sim.step().map(|t| t as f64)
+    /// Puts the playhead at `ms` (at most the computed frontier); returns where it is.
+    pub fn seek(&mut self, ms: f64) -> Result<f64, JsError> {
+        let ms = whole_ms(ms, "seek", MAX_ADVANCE_MS)?;
+        Ok(self.session.seek(ms) as f64)
+    }
+
+    /// Computes a scenario's run ahead of the playhead, at most `max_steps` instants (so a page
+    /// can spread it over frames); returns whether it is computed to its end.
+    pub fn extend(&mut self, max_steps: f64) -> Result<bool, JsError> {
+        let steps = whole_ms(max_steps, "extend", MAX_STEPS_PER_CALL as f64)?;
+        Ok(self.session.extend(steps))
+    }
+
+    /// A scenario that ended goes on as a live session.
+    #[wasm_bindgen(js_name = continueLive)]
+    pub fn continue_live(&mut self) {
+        self.session.continue_live();
     }
 
     #[wasm_bindgen(getter, js_name = nowMs)]
     pub fn now_ms(&self) -> f64 {
-        self.sim.now_ms() as f64
+        self.session.now_ms() as f64
     }
 
     #[wasm_bindgen(getter, js_name = nextEventMs)]
     pub fn next_event_ms(&self) -> Option<f64> {
-        self.sim.next_event_ms().map(|t| t as f64)
+        self.session.sim().next_event_ms().map(|t| t as f64)
     }
 
+    /// The end of the run: the scenario's `run_until_ms`, or a week for a live session.
     #[wasm_bindgen(getter, js_name = runUntilMs)]
     pub fn run_until_ms(&self) -> f64 {
-        self.run_until_ms as f64
+        self.session.horizon_ms() as f64
     }
 
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> String {
-        self.name.clone()
+        self.session.name().to_string()
+    }
+
+    /// `{now_ms, frontier_ms, horizon_ms, live, complete, at_end, can_undo}`.
+    pub fn extent(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.extent())
     }
 
     /// `{seed, config, topics}` of this run.
     pub fn setup(&self) -> Result<JsValue, JsError> {
+        let sim = self.session.sim();
+        to_js(&json!({ "seed": sim.seed(), "config": sim.config(), "topics": sim.topics() }))
+    }
+
+    /// The summarised state at the playhead (see `sim::view`).
+    pub fn snapshot(&self) -> Result<JsValue, JsError> {
+        to_js_via_text(&view::snapshot(self.session.sim()))
+    }
+
+    /// `{reset, dropped, events}`: the trace events the playhead passed since the last call (at
+    /// most the last 5,000, `dropped` counts the others); `reset` when the playhead jumped and
+    /// these lead up to the new instant instead.
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> Result<JsValue, JsError> {
+        to_js_via_text(&self.session.take_events())
+    }
+
+    /// The events of one produce request's story up to the playhead, or null for an unknown id.
+    #[wasm_bindgen(js_name = requestEvents)]
+    pub fn request_events(&self, id: &str) -> Result<JsValue, JsError> {
+        to_js_via_text(&self.session.request_events(id))
+    }
+
+    /// The timeline's markers in `[from_ms, to_ms]`: `{markers, total, dropped}`; with more
+    /// than `max`, `markers` holds the first `max` of the most telling kinds and `total` says how
+    /// many there are.
+    pub fn markers(&self, from_ms: f64, to_ms: f64, max: f64) -> Result<JsValue, JsError> {
+        let from = whole_ms(from_ms, "markers.from_ms", MAX_ADVANCE_MS)?;
+        let to = whole_ms(to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
+        let max = whole_ms(max, "markers.max", 1e6)? as usize;
+        let all = self.session.history().markers();
+        let lo = all.partition_point(|m| m.at_ms < from);
+        let hi = all.partition_point(|m| m.at_ms <= to);
+        let range = &all[lo..hi.max(lo)];
+        let chosen: Vec<&Marker> = if range.len() <= max {
+            range.iter().collect()
+        } else {
+            let mut by_rank: Vec<&Marker> = range.iter().collect();
+            by_rank.sort_by_key(|m| (rank(m), m.at_ms));
+            by_rank.truncate(max);
+            by_rank.sort_by_key(|m| m.id);
+            by_rank
+        };
         to_js(&json!({
-            "seed": self.sim.seed(),
-            "config": self.sim.config(),
-            "topics": self.sim.topics(),
+            "markers": chosen,
+            "total": range.len(),
+            "dropped": self.session.history().markers_dropped(),
         }))
     }
 
-    /// The summarised state now (see `sim::view`).
-    pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        to_js(&view::snapshot(&self.sim))
+    /// The gauges' step series over `[from_ms, to_ms]` in `bins` equal spans, clipped at the
+    /// playhead: `{names, bins: [[[lo, hi, last], ...] per series], now: [value per series]}`.
+    pub fn series(&self, from_ms: f64, to_ms: f64, bins: f64) -> Result<JsValue, JsError> {
+        let from = whole_ms(from_ms, "series.from_ms", MAX_ADVANCE_MS)?;
+        let to = whole_ms(to_ms, "series.to_ms", MAX_ADVANCE_MS)?;
+        let bins = whole_ms(bins, "series.bins", 4096.0)?.max(1) as usize;
+        let now = self.session.now_ms();
+        let to = to.min(now).max(from);
+        let series = self.session.history().series();
+        let binned: Vec<Vec<[u64; 3]>> = series.iter().map(|s| s.bins(from, to, bins)).collect();
+        let values: Vec<u64> = series.iter().map(|s| s.value_at(now)).collect();
+        to_js(&json!({ "names": SERIES, "from_ms": from, "to_ms": to, "bins": binned, "now": values }))
     }
 
-    /// The causal trace events recorded since the last call.
-    #[wasm_bindgen(js_name = takeEvents)]
-    pub fn take_events(&mut self) -> Result<JsValue, JsError> {
-        to_js(&self.sim.drain_trace())
+    /// Every action of the run: `{at_ms, action, ..., by_user}`.
+    pub fn actions(&self) -> Result<JsValue, JsError> {
+        let list: Vec<Value> = self
+            .session
+            .actions()
+            .iter()
+            .map(|a| {
+                let mut v = serde_json::to_value(&a.action).unwrap_or(Value::Null);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("by_user".into(), json!(a.by_user));
+                }
+                v
+            })
+            .collect();
+        to_js(&list)
     }
 
-    /// The result document now, as the runner prints it.
+    /// The scenario's guided story (its captions), empty when it has none.
+    pub fn story(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.story())
+    }
+
+    /// Sets the breakpoints: `{answered?: "any" | "error" | {request}, expiry?, isr_below_min?,
+    /// isr_change?, hw_stalled_ms?, leader_change?, purge?}`.
+    #[wasm_bindgen(js_name = setBreakpoints)]
+    pub fn set_breakpoints(&mut self, spec: JsValue) -> Result<(), JsError> {
+        let value = to_json_value(spec, "breakpoints", MAX_ARGUMENT_BYTES)?;
+        let spec = BreakpointSpec::from_value(&value).map_err(err)?;
+        self.session.set_breakpoints(spec);
+        Ok(())
+    }
+
+    /// The selected request (part of an exported session), or undefined.
+    #[wasm_bindgen(getter)]
+    pub fn selected(&self) -> Option<String> {
+        self.session.selected().map(str::to_owned)
+    }
+
+    pub fn select(&mut self, id: Option<String>) {
+        self.session.set_selected(id);
+    }
+
+    /// The curated scenario this session plays, if any.
+    #[wasm_bindgen(getter)]
+    pub fn curated(&self) -> Option<String> {
+        self.session.curated().map(str::to_owned)
+    }
+
+    /// Sixteen hex digits of FNV-1a over the trace's JSON Lines (the runner's `--trace-hash`), or
+    /// undefined while a scenario's run is still being computed.
+    #[wasm_bindgen(getter, js_name = traceHash)]
+    pub fn trace_hash(&self) -> Option<String> {
+        self.session.trace_hash()
+    }
+
+    /// Checkpoints held now (each a copy of the run's state).
+    #[wasm_bindgen(getter, js_name = checkpointCount)]
+    pub fn checkpoint_count(&self) -> usize {
+        self.session.checkpoint_count()
+    }
+
+    /// The result document at the playhead, as the runner prints it.
     pub fn result(&self) -> String {
-        let until = self.sim.now_ms().min(self.run_until_ms);
-        view::result_json(&self.sim.result(&self.name, until))
+        view::result_json(&self.session.result())
     }
 
-    /// The session as a scenario: seed + config + topics + every action applied so far, with
-    /// `run_until_ms` now. Loading it with `fromScenario` replays this run.
+    /// The session as a scenario file with a `session` field: it replays this run, and
+    /// `fromScenario` reopens it at this instant. Exporting what was imported gives the same bytes.
     #[wasm_bindgen(js_name = exportSession)]
     pub fn export_session(&self) -> String {
-        Scenario {
-            name: self.name.clone(),
-            seed: self.sim.seed(),
-            config: self.sim.config().clone(),
-            topics: self.sim.topics().to_vec(),
-            actions: self.sim.action_log().to_vec(),
-            run_until_ms: self.sim.now_ms().min(MAX_RUN_UNTIL_MS),
-        }
-        .to_json()
+        self.session.export().to_json()
+    }
+
+    /// Test only: panics, to check that a page recovers from a trap.
+    #[wasm_bindgen(js_name = __trapForTests)]
+    pub fn trap_for_tests(&self) {
+        panic!("trap requested by a test");
+    }
+}
+
+/// Which markers a crowded timeline keeps first: outcomes and the story's turns before HW moves.
+fn rank(m: &Marker) -> u8 {
+    use crate::session::history::MarkerKind::*;
+    match m.kind {
+        Failed | Expired | Closed | Leader | Fenced | IsrCommitted | Action => 0,
+        Answered | Purge | Unfenced | IsrProposed => 1,
+        Produce => 2,
+        Hw => 3,
     }
 }

@@ -143,11 +143,11 @@ fn the_handle_answers_wrong_arguments_with_errors_and_right_ones_with_the_model(
 
     let good =
         r#"{"action":"produce","acks":"all","records":[{"topic":"t","partition":0,"count":10}]}"#;
-    let id = playground
+    let done = playground
         .command(JsValue::from_str(good))
         .expect("a valid produce");
     assert_eq!(
-        id.as_string().as_deref(),
+        get(&done, "id").as_string().as_deref(),
         Some("p1"),
         "a refused command uses up no id"
     );

@@ -196,9 +196,7 @@ export class PlaygroundApp {
 
   command(cmd) {
     try {
-      const id = this.sim.command(cmd);
-      // Apply it now (commands take effect at the next step at the current millisecond).
-      this.sim.advance(0);
+      const { id } = this.sim.command(cmd);
       this.$('.cmd-error').textContent = '';
       this.ingest();
       this.refresh();
@@ -228,7 +226,7 @@ export class PlaygroundApp {
       const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic, partition: p, count })) };
       if (timeout) cmd.timeout_ms = Number(timeout);
       try {
-        last = this.sim.command(cmd);
+        last = this.sim.command(cmd).id;
       } catch (e) {
         errEl.textContent = String(e.message ?? e);
         break;
@@ -236,7 +234,6 @@ export class PlaygroundApp {
     }
     if (last) {
       errEl.textContent = '';
-      this.sim.advance(0);
       this.ingest();
       this.select(last);
     }
@@ -255,7 +252,7 @@ export class PlaygroundApp {
 
   /** Takes the new trace events: narration, request tracks, latencies. */
   ingest() {
-    const events = this.sim.takeEvents();
+    const { events } = this.sim.takeEvents();
     for (const e of events) {
       this.byId.set(e.id, e);
       const req = requestOf(e);

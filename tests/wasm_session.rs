@@ -1,0 +1,159 @@
+#![cfg(target_arch = "wasm32")]
+//! The session boundary inside wasm (Node): every `Playground` call a page or an embedder makes,
+//! with right arguments (the answers' shapes and values) and wrong ones (a thrown `Error` that
+//! names the argument); the trace hash is the native one (`tests/wasm_golden/trace-hashes.txt`,
+//! which `cargo test --test wasm_golden` checks natively).
+
+use js_sys::{Array, Reflect};
+use purgatory_playground::wasm::Playground;
+use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const S02: &str = include_str!("../scenarios/s02-stalled-follower-times-out.json");
+const S03: &str = include_str!("../scenarios/s03-stalled-follower-completes-at-isr-shrink.json");
+const S10: &str = include_str!("../scenarios/s10-multi-partition-request.json");
+const HASHES: &str = include_str!("wasm_golden/trace-hashes.txt");
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+fn num(v: &JsValue, key: &str) -> f64 {
+    get(v, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
+}
+
+fn message(error: JsError) -> String {
+    let value: JsValue = error.into();
+    get(&value, "message").as_string().unwrap_or_default()
+}
+
+fn scenario(text: &str) -> Playground {
+    let mut p = Playground::from_scenario(JsValue::from_str(text), None).unwrap();
+    while !p.extend(10_000.0).unwrap() {}
+    p
+}
+
+fn expected_hash(name: &str) -> String {
+    HASHES
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap()
+        .to_string()
+}
+
+#[wasm_bindgen_test]
+fn trace_hashes_match_the_native_runs() {
+    for (name, text) in [("s02", S02), ("s03", S03), ("s10", S10)] {
+        let p = scenario(text);
+        assert_eq!(p.trace_hash(), Some(expected_hash(name)), "{name}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn seek_step_back_and_the_extent() {
+    let mut p = scenario(S03);
+    assert_eq!(p.seek(45_010.0).unwrap(), 45_010.0);
+    let extent = p.extent().unwrap();
+    assert_eq!(num(&extent, "now_ms"), 45_010.0);
+    assert_eq!(num(&extent, "frontier_ms"), 60_000.0);
+    assert_eq!(get(&extent, "complete").as_bool(), Some(true));
+    let back = p.step_back();
+    assert!(back < 45_010.0);
+    let batch = p.take_events().unwrap();
+    assert_eq!(get(&batch, "reset").as_bool(), Some(true));
+    let step = p.step().unwrap();
+    assert_eq!(num(&step, "now_ms"), 45_010.0);
+    let text = message(p.seek(-5.0).unwrap_err());
+    assert_eq!(text, "seek: expected a whole number of milliseconds 0-604800000, found -5");
+}
+
+#[wasm_bindgen_test]
+fn markers_series_and_request_events_describe_the_run() {
+    let mut p = scenario(S03);
+    let markers = p.markers(0.0, 60_000.0, 100.0).unwrap();
+    let list = Array::from(&get(&markers, "markers"));
+    let kinds: Vec<String> = list.iter().map(|m| get(&m, "kind").as_string().unwrap()).collect();
+    assert!(kinds.contains(&"isr_committed".to_string()), "{kinds:?}");
+    assert!(kinds.contains(&"answered".to_string()), "{kinds:?}");
+    let few = p.markers(0.0, 60_000.0, 1.0).unwrap();
+    assert_eq!(Array::from(&get(&few, "markers")).length(), 1);
+    assert_eq!(num(&few, "total"), list.length() as f64);
+
+    p.seek(40_000.0).unwrap();
+    let series = p.series(0.0, 60_000.0, 10.0).unwrap();
+    let now = Array::from(&get(&series, "now"));
+    assert_eq!(now.get(1).as_f64(), Some(1.0), "p1 is waiting at 40 s");
+    assert_eq!(num(&series, "to_ms"), 40_000.0, "clipped at the playhead");
+
+    let events = Array::from(&p.request_events("p1").unwrap());
+    let tags: Vec<String> = events.iter().map(|e| get(&e, "event").as_string().unwrap()).collect();
+    assert!(tags.contains(&"timer_added".to_string()), "{tags:?}");
+    assert!(!tags.contains(&"produce_response_sent".to_string()), "not answered yet at 40 s");
+    assert!(p.request_events("nope").unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+fn commands_fork_and_undo() {
+    let mut p = Playground::new(JsValue::from_str(r#"{"config":{"min_insync_replicas":2}}"#)).unwrap();
+    p.advance(1_000.0).unwrap();
+    let cmd = js_sys::JSON::parse(r#"{"action":"pause_follower","broker":2}"#).unwrap();
+    let done = p.command(cmd).unwrap();
+    assert_eq!(num(&done, "at_ms"), 1_001.0);
+    p.advance(5_000.0).unwrap();
+    p.seek(500.0).unwrap();
+    let preview = p.fork_preview().unwrap();
+    assert_eq!(num(&preview, "user_actions_dropped"), 1.0);
+    let done = p
+        .command(JsValue::from_str(r#"{"action":"crash_broker","broker":1}"#))
+        .unwrap();
+    assert_eq!(get(&done, "forked").as_bool(), Some(true));
+    assert!(p.undo());
+    assert_eq!(p.now_ms(), 500.0);
+    let actions = Array::from(&p.actions().unwrap());
+    assert_eq!(actions.length(), 1);
+    assert_eq!(get(&actions.get(0), "by_user").as_bool(), Some(true));
+}
+
+#[wasm_bindgen_test]
+fn breakpoints_stop_the_clock_and_bad_ones_are_named() {
+    let mut p = scenario(S02);
+    let spec = js_sys::JSON::parse(r#"{"expiry": true}"#).unwrap();
+    p.set_breakpoints(spec).unwrap();
+    let played = p.advance(60_000.0).unwrap();
+    assert_eq!(num(&played, "now_ms"), 31_000.0);
+    assert_eq!(get(&get(&played, "hit"), "kind").as_string().as_deref(), Some("expiry"));
+    let bad = js_sys::JSON::parse(r#"{"expiry": 1}"#).unwrap();
+    let text = message(p.set_breakpoints(bad).unwrap_err());
+    assert_eq!(text, "breakpoints.expiry: expected true or false, found 1");
+}
+
+#[wasm_bindgen_test]
+fn an_export_reopens_at_its_instant_with_the_same_bytes() {
+    let mut p = scenario(S03);
+    p.seek(20_000.0).unwrap();
+    p.select(Some("p1".into()));
+    let text = p.export_session();
+    let q = Playground::from_scenario(JsValue::from_str(&text), None).unwrap();
+    assert_eq!(q.now_ms(), 20_000.0);
+    assert_eq!(q.selected().as_deref(), Some("p1"));
+    assert_eq!(q.export_session(), text);
+    let story = Array::from(&q.story().unwrap());
+    assert_eq!(story.length(), 0, "an export carries no story");
+}
+
+#[wasm_bindgen_test]
+fn hostile_arguments_are_errors_with_messages() {
+    let undefined = Playground::new(JsValue::UNDEFINED).err().unwrap();
+    assert_eq!(message(undefined), "setup: expected an object, found undefined");
+    let func = js_sys::Function::new_no_args("return 1");
+    let text = message(Playground::new(func.into()).err().unwrap());
+    assert!(text.starts_with("setup: expected plain JSON data"), "{text}");
+    let mut p = Playground::new(JsValue::from_str("{}")).unwrap();
+    for bad in [f64::NAN, f64::INFINITY, -1.0, 1e18] {
+        let text = message(p.advance(bad).unwrap_err());
+        assert!(text.starts_with("advance: expected a whole number"), "{text}");
+    }
+    let huge = "x".repeat(11 * 1024 * 1024);
+    let text = message(p.command(JsValue::from_str(&huge)).unwrap_err());
+    assert!(text.starts_with("command: the text is"), "{text}");
+}
