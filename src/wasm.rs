@@ -72,15 +72,16 @@ fn to_json_value(value: JsValue, what: &str, max_bytes: usize) -> Result<Value, 
         }
         return serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")));
     }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| err(format!("{what}: expected plain JSON data (objects, arrays, numbers, strings): {e}")))
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        err(format!(
+            "{what}: expected plain JSON data (objects, arrays, numbers, strings): {e}"
+        ))
+    })
 }
 
 /// Small answers: objects built field by field (`null` for `None`, plain objects for maps).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(err)
+    to_js_via_text(value)
 }
 
 /// Large answers (the snapshot, event batches): serde_json writes the text, the engine's
@@ -149,7 +150,10 @@ impl Playground {
     /// computed ahead by [`Playground::extend`]. A saved session (a scenario with `session`)
     /// reopens at its instant. `curated` names the curated scenario it is.
     #[wasm_bindgen(js_name = fromScenario)]
-    pub fn from_scenario(scenario: JsValue, curated: Option<String>) -> Result<Playground, JsError> {
+    pub fn from_scenario(
+        scenario: JsValue,
+        curated: Option<String>,
+    ) -> Result<Playground, JsError> {
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
         let scenario = Scenario::from_value(&doc).map_err(err)?;
         let mut playground = Self::open(&scenario, false)?;
@@ -185,12 +189,20 @@ impl Playground {
         self.session.undo()
     }
 
-    /// Plays `ms` simulated milliseconds forward. Returns `{now_ms, hit, yielded}`: `hit` is the
-    /// breakpoint that stopped the clock, `yielded` that the call's work budget ran out first
-    /// (call again to go on).
-    pub fn advance(&mut self, ms: f64) -> Result<JsValue, JsError> {
+    /// Plays `ms` simulated milliseconds forward. Returns `{now_ms, hit, yielded, notable}`: `hit`
+    /// is the breakpoint that stopped the clock, `yielded` that the call's work budget ran out
+    /// first (call again to go on), `notable` that it stopped after an instant with a timeline
+    /// marker, which it does only when `stop_at_notable` is true (a story clock lingers there).
+    pub fn advance(&mut self, ms: f64, stop_at_notable: Option<bool>) -> Result<JsValue, JsError> {
         let ms = whole_ms(ms, "advance", MAX_ADVANCE_MS)?;
-        to_js(&self.session.advance(ms, MAX_STEPS_PER_CALL))
+        let stop = stop_at_notable.unwrap_or(false);
+        to_js(&self.session.advance(ms, MAX_STEPS_PER_CALL, stop))
+    }
+
+    /// When the next timeline marker after the playhead comes, if the run is computed that far.
+    #[wasm_bindgen(getter, js_name = nextMarkerMs)]
+    pub fn next_marker_ms(&self) -> Option<f64> {
+        self.session.next_marker_ms().map(|t| t as f64)
     }
 
     /// Runs the next instant that has anything to do: `{now_ms, hit}`, or undefined at the end.
@@ -315,7 +327,9 @@ impl Playground {
         let series = self.session.history().series();
         let binned: Vec<Vec<[u64; 3]>> = series.iter().map(|s| s.bins(from, to, bins)).collect();
         let values: Vec<u64> = series.iter().map(|s| s.value_at(now)).collect();
-        to_js(&json!({ "names": SERIES, "from_ms": from, "to_ms": to, "bins": binned, "now": values }))
+        to_js(
+            &json!({ "names": SERIES, "from_ms": from, "to_ms": to, "bins": binned, "now": values }),
+        )
     }
 
     /// Every action of the run: `{at_ms, action, ..., by_user}`.

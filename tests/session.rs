@@ -136,7 +136,7 @@ fn seeking_to_any_instant_then_playing_on_matches_a_straight_run() {
             let mut after = Vec::new();
             while session.now_ms() < end {
                 // In slices, taking the events after each, as the page does every frame.
-                session.advance(end - session.now_ms(), 200);
+                session.advance(end - session.now_ms(), 200, false);
                 after.extend(take_lines(&mut session).1);
             }
             let expected: Vec<&String> = lines.iter().filter(|l| at_ms(l) > t).collect();
@@ -214,19 +214,19 @@ fn a_live_command_applies_at_the_next_instant_and_replays_identically() {
         "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
         "actions": [], "run_until_ms": 0});
     let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
-    session.advance(1_000, ALL);
+    session.advance(1_000, ALL, false);
     let pause = session
         .command(&json!({"action": "pause_follower", "broker": 2}))
         .unwrap();
     assert_eq!(pause.at_ms, 1_001);
-    session.advance(2_000, ALL);
+    session.advance(2_000, ALL, false);
     let p = session
         .command(&json!({"action": "produce", "acks": "all",
             "records": [{"topic": "t", "partition": 0, "count": 5}]}))
         .unwrap();
     assert_eq!(p.id.as_deref(), Some("p1"));
     assert_eq!(p.at_ms, 3_002);
-    session.advance(60_000, ALL);
+    session.advance(60_000, ALL, false);
     let exported = session.export();
     assert_eq!(exported.run_until_ms, session.frontier_ms());
     let (_, hash) = straight_trace(&exported);
@@ -244,16 +244,16 @@ fn a_command_in_the_past_forks_and_one_undo_brings_the_future_back() {
         "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
         "actions": [], "run_until_ms": 0});
     let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
-    session.advance(500, ALL);
+    session.advance(500, ALL, false);
     session
         .command(&json!({"action": "pause_follower", "broker": 1}))
         .unwrap();
-    session.advance(5_000, ALL);
+    session.advance(5_000, ALL, false);
     session
         .command(&json!({"action": "produce", "acks": -1,
         "records": [{"topic": "t", "partition": 0, "count": 1}]}))
         .unwrap();
-    session.advance(40_000, ALL);
+    session.advance(40_000, ALL, false);
     let before = (
         session.trace_hash(),
         session.frontier_ms(),
@@ -311,7 +311,7 @@ fn an_exported_session_reopens_at_its_instant_and_exports_the_same_bytes() {
     session
         .command(&json!({"action": "resume_follower", "broker": 2}))
         .unwrap();
-    session.advance(5_000, ALL);
+    session.advance(5_000, ALL, false);
     session.set_selected(Some("p1".into()));
     let text = session.export().to_json();
     let reopened = Session::new(&Scenario::from_json(&text).unwrap(), false).unwrap();
@@ -334,7 +334,7 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
     let mut s02 = Session::new(&load("s02-stalled-follower-times-out"), false).unwrap();
     s02.extend(ALL);
     s02.set_breakpoints(breakpoints(json!({"expiry": true})));
-    let played = s02.advance(ALL, ALL);
+    let played = s02.advance(ALL, ALL, false);
     let hit = played.hit.expect("the expiry stops the clock");
     assert_eq!(
         (hit.kind, hit.at_ms, played.now_ms),
@@ -349,11 +349,11 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         json!({"isr_change": true, "answered": {"request": "p1"}}),
     ));
     let hit = s03
-        .advance(ALL, ALL)
+        .advance(ALL, ALL, false)
         .hit
         .expect("the shrink commit stops the clock");
     assert_eq!((hit.kind, hit.at_ms), ("isr_change", 45_010));
-    let rest = s03.advance(ALL, ALL);
+    let rest = s03.advance(ALL, ALL, false);
     assert_eq!(
         (rest.hit, rest.now_ms),
         (None, 60_000),
@@ -365,7 +365,7 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
     answered.extend(ALL);
     answered.set_breakpoints(breakpoints(json!({"answered": {"request": "p1"}})));
     let hit = answered
-        .advance(ALL, ALL)
+        .advance(ALL, ALL, false)
         .hit
         .expect("p1's answer stops the clock");
     assert_eq!((hit.kind, hit.at_ms), ("answered", 45_010));
@@ -377,7 +377,7 @@ fn a_stalled_hw_fires_once_when_requests_have_waited_that_long() {
     let mut s02 = Session::new(&load("s02-stalled-follower-times-out"), false).unwrap();
     s02.extend(ALL);
     s02.set_breakpoints(breakpoints(json!({"hw_stalled_ms": 10_000})));
-    let played = s02.advance(ALL, ALL);
+    let played = s02.advance(ALL, ALL, false);
     let hit = played
         .hit
         .expect("p1 waits from 1,000 ms with the HW stuck");
@@ -385,7 +385,7 @@ fn a_stalled_hw_fires_once_when_requests_have_waited_that_long() {
         (hit.kind, hit.at_ms, played.now_ms),
         ("hw_stalled_ms", 11_000, 11_000)
     );
-    let rest = s02.advance(ALL, ALL);
+    let rest = s02.advance(ALL, ALL, false);
     assert_eq!(rest.hit, None, "the same stall fires once");
 }
 
@@ -426,4 +426,26 @@ fn markers_and_series_are_exact_s15_shows_1001_waiting() {
         .filter(|m| m.label.contains("purged"))
         .count();
     assert_eq!(purges, 1);
+}
+
+#[test]
+fn a_story_clock_can_stop_after_each_notable_instant() {
+    let mut s03 =
+        Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
+    s03.extend(ALL);
+    let mut stops = Vec::new();
+    loop {
+        let played = s03.advance(ALL, ALL, true);
+        if !played.notable {
+            break;
+        }
+        stops.push(played.now_ms);
+    }
+    assert!(stops.contains(&20_000), "the produce: {stops:?}");
+    assert!(stops.contains(&45_000), "the shrink proposal: {stops:?}");
+    assert!(
+        stops.contains(&45_010),
+        "the commit and completion: {stops:?}"
+    );
+    assert!(stops.windows(2).all(|w| w[0] < w[1]));
 }

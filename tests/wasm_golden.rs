@@ -41,9 +41,18 @@ fn native_results_match_the_goldens_the_wasm_tests_use() {
 
 /// The scenarios whose trace hash the wasm tests check, and the file holding the hashes.
 const HASHED: &[(&str, &str)] = &[
-    ("s02", include_str!("../scenarios/s02-stalled-follower-times-out.json")),
-    ("s03", include_str!("../scenarios/s03-stalled-follower-completes-at-isr-shrink.json")),
-    ("s10", include_str!("../scenarios/s10-multi-partition-request.json")),
+    (
+        "s02",
+        include_str!("../scenarios/s02-stalled-follower-times-out.json"),
+    ),
+    (
+        "s03",
+        include_str!("../scenarios/s03-stalled-follower-completes-at-isr-shrink.json"),
+    ),
+    (
+        "s10",
+        include_str!("../scenarios/s10-multi-partition-request.json"),
+    ),
 ];
 const HASHES: &str = "tests/wasm_golden/trace-hashes.txt";
 

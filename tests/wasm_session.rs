@@ -19,7 +19,9 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 fn num(v: &JsValue, key: &str) -> f64 {
-    get(v, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
+    get(v, key)
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number"))
 }
 
 fn message(error: JsError) -> String {
@@ -64,7 +66,10 @@ fn seek_step_back_and_the_extent() {
     let step = p.step().unwrap();
     assert_eq!(num(&step, "now_ms"), 45_010.0);
     let text = message(p.seek(-5.0).unwrap_err());
-    assert_eq!(text, "seek: expected a whole number of milliseconds 0-604800000, found -5");
+    assert_eq!(
+        text,
+        "seek: expected a whole number of milliseconds 0-604800000, found -5"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -72,7 +77,10 @@ fn markers_series_and_request_events_describe_the_run() {
     let mut p = scenario(S03);
     let markers = p.markers(0.0, 60_000.0, 100.0).unwrap();
     let list = Array::from(&get(&markers, "markers"));
-    let kinds: Vec<String> = list.iter().map(|m| get(&m, "kind").as_string().unwrap()).collect();
+    let kinds: Vec<String> = list
+        .iter()
+        .map(|m| get(&m, "kind").as_string().unwrap())
+        .collect();
     assert!(kinds.contains(&"isr_committed".to_string()), "{kinds:?}");
     assert!(kinds.contains(&"answered".to_string()), "{kinds:?}");
     let few = p.markers(0.0, 60_000.0, 1.0).unwrap();
@@ -86,20 +94,27 @@ fn markers_series_and_request_events_describe_the_run() {
     assert_eq!(num(&series, "to_ms"), 40_000.0, "clipped at the playhead");
 
     let events = Array::from(&p.request_events("p1").unwrap());
-    let tags: Vec<String> = events.iter().map(|e| get(&e, "event").as_string().unwrap()).collect();
+    let tags: Vec<String> = events
+        .iter()
+        .map(|e| get(&e, "event").as_string().unwrap())
+        .collect();
     assert!(tags.contains(&"timer_added".to_string()), "{tags:?}");
-    assert!(!tags.contains(&"produce_response_sent".to_string()), "not answered yet at 40 s");
+    assert!(
+        !tags.contains(&"produce_response_sent".to_string()),
+        "not answered yet at 40 s"
+    );
     assert!(p.request_events("nope").unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn commands_fork_and_undo() {
-    let mut p = Playground::new(JsValue::from_str(r#"{"config":{"min_insync_replicas":2}}"#)).unwrap();
-    p.advance(1_000.0).unwrap();
+    let mut p =
+        Playground::new(JsValue::from_str(r#"{"config":{"min_insync_replicas":2}}"#)).unwrap();
+    p.advance(1_000.0, None).unwrap();
     let cmd = js_sys::JSON::parse(r#"{"action":"pause_follower","broker":2}"#).unwrap();
     let done = p.command(cmd).unwrap();
     assert_eq!(num(&done, "at_ms"), 1_001.0);
-    p.advance(5_000.0).unwrap();
+    p.advance(5_000.0, None).unwrap();
     p.seek(500.0).unwrap();
     let preview = p.fork_preview().unwrap();
     assert_eq!(num(&preview, "user_actions_dropped"), 1.0);
@@ -119,9 +134,12 @@ fn breakpoints_stop_the_clock_and_bad_ones_are_named() {
     let mut p = scenario(S02);
     let spec = js_sys::JSON::parse(r#"{"expiry": true}"#).unwrap();
     p.set_breakpoints(spec).unwrap();
-    let played = p.advance(60_000.0).unwrap();
+    let played = p.advance(60_000.0, None).unwrap();
     assert_eq!(num(&played, "now_ms"), 31_000.0);
-    assert_eq!(get(&get(&played, "hit"), "kind").as_string().as_deref(), Some("expiry"));
+    assert_eq!(
+        get(&get(&played, "hit"), "kind").as_string().as_deref(),
+        Some("expiry")
+    );
     let bad = js_sys::JSON::parse(r#"{"expiry": 1}"#).unwrap();
     let text = message(p.set_breakpoints(bad).unwrap_err());
     assert_eq!(text, "breakpoints.expiry: expected true or false, found 1");
@@ -144,14 +162,23 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
 #[wasm_bindgen_test]
 fn hostile_arguments_are_errors_with_messages() {
     let undefined = Playground::new(JsValue::UNDEFINED).err().unwrap();
-    assert_eq!(message(undefined), "setup: expected an object, found undefined");
+    assert_eq!(
+        message(undefined),
+        "setup: expected an object, found undefined"
+    );
     let func = js_sys::Function::new_no_args("return 1");
     let text = message(Playground::new(func.into()).err().unwrap());
-    assert!(text.starts_with("setup: expected plain JSON data"), "{text}");
+    assert!(
+        text.starts_with("setup: expected plain JSON data"),
+        "{text}"
+    );
     let mut p = Playground::new(JsValue::from_str("{}")).unwrap();
     for bad in [f64::NAN, f64::INFINITY, -1.0, 1e18] {
-        let text = message(p.advance(bad).unwrap_err());
-        assert!(text.starts_with("advance: expected a whole number"), "{text}");
+        let text = message(p.advance(bad, None).unwrap_err());
+        assert!(
+            text.starts_with("advance: expected a whole number"),
+            "{text}"
+        );
     }
     let huge = "x".repeat(11 * 1024 * 1024);
     let text = message(p.command(JsValue::from_str(&huge)).unwrap_err());

@@ -151,7 +151,10 @@ impl Series {
         let mut i = self.points.partition_point(|&(t, _)| t <= from_ms);
         let mut current = self.value_at(from_ms);
         for b in 0..bins {
-            let end = from_ms + (span as u128 * (b as u128 + 1) / bins as u128) as u64;
+            // The end of bin b, without a u128 product (which would link 128-bit division).
+            let (whole, part) = (span / bins as u64, span % bins as u64);
+            let b = b as u64 + 1;
+            let end = from_ms + whole * b + part * b / bins as u64;
             let (mut lo, mut hi) = (current, current);
             while i < self.points.len() && self.points[i].0 <= end {
                 current = self.points[i].1;
@@ -208,6 +211,12 @@ impl History {
 
     pub fn series(&self) -> &[Series] {
         &self.series
+    }
+
+    /// The first marker after `at_ms`, if the run has been computed that far.
+    pub fn next_marker_after(&self, at_ms: u64) -> Option<&Marker> {
+        let i = self.markers.partition_point(|m| m.at_ms <= at_ms);
+        self.markers.get(i)
     }
 
     /// When the HW of `tp` last moved at or before `at_ms`.
@@ -308,8 +317,37 @@ fn set_gauges(d: &mut Derived, broker: BrokerId, gauges: Gauges) {
     }
 }
 
+/// Whether an event makes a marker on the timeline (a moment that matters to the story), without
+/// building the marker.
+pub fn is_notable(e: &TraceEvent) -> bool {
+    match &e.event {
+        Event::OperationExpired { purgatory, .. } | Event::Purged { purgatory, .. } => {
+            *purgatory == "produce"
+        }
+        Event::ProduceReceived { .. }
+        | Event::ProduceResponseSent { .. }
+        | Event::ConnectionClosed { .. }
+        | Event::HighWatermarkAdvanced { .. }
+        | Event::IsrShrinkProposed { .. }
+        | Event::IsrExpandProposed { .. }
+        | Event::IsrChangeCommitted { .. }
+        | Event::BrokerFenced { .. }
+        | Event::BrokerUnfenced { .. }
+        | Event::BecameLeader { .. }
+        | Event::FollowerPaused { .. }
+        | Event::FollowerResumed { .. }
+        | Event::BrokerCrashed { .. }
+        | Event::BrokerRestarted { .. }
+        | Event::ActionIgnored { .. } => true,
+        _ => false,
+    }
+}
+
 /// The marker an event makes on the timeline, if it is one that matters to the story.
 fn marker(e: &TraceEvent) -> Option<Marker> {
+    if !is_notable(e) {
+        return None;
+    }
     let mut request = None;
     let mut outcome = None;
     let (kind, label) = match &e.event {

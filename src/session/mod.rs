@@ -238,6 +238,14 @@ impl Session {
         self.selected = id;
     }
 
+    /// When the next marker after the playhead comes, if the run is computed that far (a
+    /// scenario's is, from the start): a story clock slows down before it.
+    pub fn next_marker_ms(&self) -> Option<u64> {
+        self.history
+            .next_marker_after(self.now_ms())
+            .map(|m| m.at_ms)
+    }
+
     pub fn checkpoint_count(&self) -> usize {
         self.checkpoints.len()
     }
@@ -340,4 +348,6 @@ pub struct Advanced {
     pub hit: Option<Hit>,
     /// The work budget ran out before the target; call again to go on.
     pub yielded: bool,
+    /// Stopped after an instant with a notable event (asked for with `stop_at_notable`).
+    pub notable: bool,
 }

@@ -4,6 +4,7 @@
 //! gets an answer (and `yielded`) instead of a frozen tab.
 
 use super::breakpoints::Hit;
+use super::history::is_notable;
 use super::{Advanced, Session};
 use crate::trace::TraceEvent;
 
@@ -47,8 +48,10 @@ impl Session {
     }
 
     /// Plays forward by `ms` simulated milliseconds (to the end of the run at most), stopping early
-    /// where a breakpoint fires, or after `max_steps` instants (`yielded`: call again).
-    pub fn advance(&mut self, ms: u64, max_steps: u64) -> Advanced {
+    /// where a breakpoint fires, after an instant with a notable event (one that makes a timeline
+    /// marker) when `stop_at_notable` (so a story clock can linger on it), or after `max_steps`
+    /// instants (`yielded`: call again).
+    pub fn advance(&mut self, ms: u64, max_steps: u64, stop_at_notable: bool) -> Advanced {
         let target = self.now_ms().saturating_add(ms).min(self.horizon_ms);
         let mut stall = self.breakpoints.next_stall(self.sim(), &self.history);
         for _ in 0..max_steps {
@@ -65,9 +68,13 @@ impl Session {
             };
             let hit = self.check_breakpoints(&events);
             let touched = !events.is_empty();
+            let notable = stop_at_notable && events.iter().any(is_notable);
             self.recent.push(events);
-            if hit.is_some() {
-                return self.stopped(hit);
+            if hit.is_some() || notable {
+                return Advanced {
+                    notable,
+                    ..self.stopped(hit)
+                };
             }
             if touched && self.breakpoints.spec.hw_stalled_ms.is_some() {
                 stall = self.breakpoints.next_stall(self.sim(), &self.history);
@@ -77,6 +84,7 @@ impl Session {
             now_ms: self.now_ms(),
             hit: None,
             yielded: self.now_ms() < target,
+            notable: false,
         }
     }
 
@@ -90,6 +98,7 @@ impl Session {
             now_ms: self.now_ms(),
             hit,
             yielded: false,
+            notable: false,
         }
     }
 
