@@ -1,370 +1,476 @@
-// One playground instance: its own simulation handle, clock, event history and views, mounted in
-// one root element. Nothing here is global, so a page can hold several (embedding, side-by-side
-// runs) over the one shared wasm module. JS holds no simulation state: it sends commands and
-// renders the snapshot and the trace events the handle returns.
-import { SimClock, speedFromSlider, sliderFromSpeed, describeSpeed } from './clock.js';
-import { narrate, category, requestOf } from './narrate.js';
-import { SCENARIOS, fetchScenario } from './scenarios.js';
+// One playground: its own model handle (one session of the broker model), clock, event history
+// and views, mounted in one root (the element's shadow root). Nothing here is global, so a page
+// holds several over the one shared wasm module. JS holds no simulation state: it sends commands,
+// moves the playhead, and draws the snapshot and the trace events the handle returns.
+import { SimClock, describeSpeed } from './clock.js';
+import { template } from './template.js';
+import { sharedModel, freshModel, isTrap } from './wasm-module.js';
+import { curated } from './scenarios.js';
+import { EventHistory } from './history.js';
+import { narrationFor } from './narrate.js';
+import { Timeline } from './timeline.js';
+import { Story } from './story.js';
+import { Controls } from './controls.js';
 import { renderCluster } from './views/cluster.js';
 import { renderPurgatory } from './views/purgatory.js';
-import { renderWheel } from './views/wheel.js';
+import { renderWheel, WheelChanges } from './views/wheel.js';
 import { renderCodePath } from './views/codepath.js';
 import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
-import { MetricsSeries, renderMetrics } from './views/metrics.js';
-import { TEMPLATE, readSetup, fillSetup, PAGE_DEFAULTS } from './layout.js';
-import { fmt } from './views/dom.js';
+import { renderMetrics } from './views/metrics.js';
+import { fmt, esc } from './views/dom.js';
 
-const MAX_EVENTS_KEPT = 20000;
-const MAX_LOG_LINES = 3000;
-const SLOW_PANEL_MS = 100;
-const isProduce = (e) => String(e.purgatory).toLowerCase() === 'produce';
+/** While playing, the heavier panels redraw at most this often (wall ms). */
+const SLOW_PANEL_MS = 120;
+/** Wall ms per frame spent computing a scenario's run ahead. */
+const EXTEND_BUDGET_MS = 4;
+/** The narration's live region speaks at most this often (wall ms). */
+const ANNOUNCE_EVERY_MS = 2500;
 
 export class PlaygroundApp {
   /**
-   * @param {HTMLElement} root
-   * @param {typeof import('./pkg/purgatory_playground.js').Playground} Playground
+   * @param {HTMLElement} host the element (events are dispatched on it)
+   * @param {HTMLElement} root where the markup goes (inside the shadow root)
+   * @param {{views: string[], controls: string, layout: string}} opts
    */
-  constructor(root, Playground) {
+  constructor(host, root, opts) {
+    this.host = host;
     this.root = root;
-    this.Playground = Playground;
-    root.innerHTML = TEMPLATE;
+    this.opts = opts;
+    root.innerHTML = template(opts);
     this.$ = (sel) => root.querySelector(sel);
-    this.clock = new SimClock((ms) => this.advance(ms), () => this.frame());
-    this.scenarioName = null;
-    this.setup = PAGE_DEFAULTS;
-    // With reduced motion, messages jump between whole milliseconds instead of gliding.
+    this.has = (view) => opts.views.includes(view);
+    this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => this.frame());
+    this.history = new EventHistory();
+    this.wheelChanges = new WheelChanges();
+    this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
+    this.story = new Story(this);
+    this.controls = new Controls(this);
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
-    this.wire();
+    this.sim = null;
+    this.model = null;
+    this.source = null;
+    this.selected = null;
+    this.announcedAt = 0;
+    this.ended = false;
   }
 
-  /** Starts a fresh run from a setup object or a scenario text; returns an error message or null. */
-  load({ setup, scenarioText, scenarioName }) {
+  // ---- Opening a session -------------------------------------------------------------------
+
+  /**
+   * Opens a session: `{live: setup}`, `{curated: name}`, `{text, label}` (a scenario or a saved
+   * session) with `{at, selected}` to put the playhead somewhere. Returns an error message or null;
+   * on an error the session that was open stays open.
+   */
+  async open(source, { at = null, selected = null, play = null } = {}) {
+    if (!this.model) this.model = await sharedModel();
     let sim;
     try {
-      sim = scenarioText != null ? this.Playground.fromScenario(scenarioText) : new this.Playground(setup);
-    } catch (err) {
-      return String(err && err.message ? err.message : err);
+      sim = this.create(source);
+    } catch (e) {
+      if (isTrap(e)) return this.recover(e).then(() => 'the model stopped while opening it');
+      return String(e && e.message ? e.message : e);
     }
-    if (this.sim) this.sim.free();
+    if (this.sim) this.freeHandle();
     this.sim = sim;
-    this.scenarioName = scenarioName ?? null;
-    this.setup = setup ?? null;
-    this.byId = new Map();
-    this.lines = [];
-    this.tracks = new Map();
-    this.waitingByKey = new Map();
-    this.latencies = new Map();
-    this.series = new MetricsSeries();
-    this.wheelChanges = [];
-    this.prevSlots = new Map();
-    this.selected = null;
+    this.source = source;
+    this.root.querySelector('.pp').dataset.live = String(source.live != null);
+    this.ended = false;
+    this.complete = false;
+    this.history.reset();
+    this.wheelChanges.reset();
+    this.snap = null;
+    if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
+    this.selected = selected ?? this.sim.selected ?? this.mainRequest();
+    this.guard(() => this.sim.select(this.selected ?? undefined));
+    this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     this.clock.setPlaying(false);
-    this.clock.carry = 0;
+    this.controls.onOpen();
+    this.story.onOpen();
+    this.saveForRecovery();
     this.ingest();
+    this.timeline?.invalidate();
     this.refresh();
-    this.populateTopics();
-    this.updatePlayButton();
-    fillSetup(this.root, this.sim.setup());
-    const sc = SCENARIOS.find(([n]) => n === scenarioName);
-    this.$('.scenario-about').textContent = sc ? sc[1] : scenarioName ? scenarioName : 'A live session: fire requests and break things with the controls.';
-    this.$('.run-name').textContent = scenarioName ? `scenario ${scenarioName} (runs to ${fmt(this.sim.runUntilMs)} ms)` : 'live session';
+    const autoplay = play ?? (source.live != null);
+    if (autoplay && !this.story.active) this.setPlaying(true);
     return null;
   }
 
-  wire() {
-    const root = this.root;
-    root.addEventListener('click', (ev) => {
-      const t = ev.target.closest('button');
-      if (!t || !root.contains(t)) return;
-      if (t.dataset.cmd) this.command({ action: t.dataset.cmd, broker: Number(t.dataset.broker) });
-      else if (t.dataset.select) this.select(t.dataset.select);
-    });
-    this.$('[data-testid="play"]').addEventListener('click', () => this.togglePlay());
-    this.$('[data-testid="step"]').addEventListener('click', () => this.stepOnce());
-    this.$('.reset').addEventListener('click', () => this.reset());
-    const speed = this.$('[data-testid="speed"]');
-    speed.value = sliderFromSpeed(this.clock.speed);
-    const showSpeed = () => {
-      this.clock.speed = speedFromSlider(Number(speed.value));
-      this.$('.speed-out').textContent = describeSpeed(this.clock.speed);
-      speed.setAttribute('aria-valuetext', describeSpeed(this.clock.speed));
-    };
-    speed.addEventListener('input', showSpeed);
-    showSpeed();
-    this.$('.produce-form').addEventListener('submit', (ev) => { ev.preventDefault(); this.produce(1); });
-    this.$('.burst').addEventListener('click', () => this.produce(Number(this.$('[name=burst]').value)));
-    this.$('.setup-form').addEventListener('submit', (ev) => {
-      ev.preventDefault();
-      const { setup, error } = readSetup(this.root);
-      const msg = error ?? this.load({ setup });
-      this.$('.setup-error').textContent = msg ?? '';
-      if (!msg) this.setUrlScenario(null);
-    });
-    this.$('.setup-defaults').addEventListener('click', () => { fillSetup(this.root, PAGE_DEFAULTS); });
-    const pick = this.$('.scenario-pick');
-    pick.innerHTML = `<option value="">(live session)</option>${SCENARIOS.map(([n, d]) => `<option value="${n}">${n}</option>`).join('')}`;
-    pick.addEventListener('change', () => {
-      const d = SCENARIOS.find(([n]) => n === pick.value);
-      this.$('.scenario-preview').textContent = d ? d[1] : '';
-    });
-    this.$('.scenario-load').addEventListener('click', () => {
-      if (pick.value) this.loadScenario(pick.value, true);
-      else { this.load({ setup: PAGE_DEFAULTS }); this.setUrlScenario(null); }
-    });
-    this.$('.export').addEventListener('click', () => {
-      this.$('.export-out').value = this.sim.exportSession();
-      this.$('.export-box').open = true;
-    });
-    this.$('.result').addEventListener('click', () => {
-      this.$('.export-out').value = this.sim.result();
-      this.$('.export-box').open = true;
-    });
-    const filters = this.root.querySelectorAll('.log-filter input[type=checkbox]');
-    this.filter = { text: '', kinds: new Set([...filters].filter((c) => c.checked).map((c) => c.value)) };
-    for (const c of filters) c.addEventListener('change', () => { this.filter.kinds = new Set([...filters].filter((x) => x.checked).map((x) => x.value)); this.dirty = true; });
-    this.$('.log-text').addEventListener('input', (ev) => { this.filter.text = ev.target.value; this.dirty = true; });
-    root.addEventListener('keydown', (ev) => {
-      if (ev.target.closest('input, select, textarea')) return;
-      if (ev.key === 'p') { ev.preventDefault(); this.togglePlay(); }
-      else if (ev.key === 'n') { ev.preventDefault(); this.stepOnce(); }
-    });
-  }
-
-  /** Loads scenarios/NAME.json (or the text promise already fetching it); false on any error. */
-  async loadScenario(name, updateUrl, textPromise = null) {
-    const err = this.$('.scenario-error');
-    err.textContent = '';
-    let text;
-    try {
-      text = await (textPromise ?? fetchScenario(name));
-    } catch (e) {
-      err.textContent = String(e.message ?? e);
-      return false;
+  create(source) {
+    const { Playground } = this.model;
+    if (source.live) return new Playground(source.live);
+    if (source.curated) {
+      const c = curated(source.curated);
+      if (!c) throw new Error(`there is no curated scenario called "${source.curated}"`);
+      return Playground.fromScenario(c.doc, c.name);
     }
-    const msg = this.load({ scenarioText: text, scenarioName: name });
-    if (msg) { err.textContent = `${name}: ${msg}`; return false; }
-    this.$('.scenario-pick').value = name;
-    if (updateUrl) this.setUrlScenario(name);
-    return true;
+    return Playground.fromScenario(source.text);
   }
 
-  setUrlScenario(name) {
-    const url = new URL(location.href);
-    if (name) url.searchParams.set('scenario', name); else url.searchParams.delete('scenario');
-    history.replaceState(null, '', url);
+  /** The request the code path follows without a click: the scenario's first acks=all produce. */
+  mainRequest() {
+    const actions = this.guard(() => this.sim.actions()) ?? [];
+    const produce = actions.find((a) => a.action === 'produce' && (a.acks === -1 || a.acks === 'all'))
+      ?? actions.find((a) => a.action === 'produce');
+    return produce ? produce.id : null;
   }
 
-  reset() {
-    if (this.scenarioName) this.loadScenario(this.scenarioName, false);
-    else this.load({ setup: this.setup ?? PAGE_DEFAULTS });
+  /** Computes a scenario's run at least to `ms` now (to open a link at its instant). */
+  computeUntil(ms) {
+    for (let i = 0; i < 10000; i++) {
+      const e = this.sim.extent();
+      if (e.frontier_ms >= ms || e.complete) return;
+      this.sim.extend(50000);
+    }
+  }
+
+  freeHandle() {
+    try { this.sim.free(); } catch { /* a handle that trapped cannot be freed; it is dropped */ }
+  }
+
+  /** Keeps the session as a file, so a trap loses nothing (see `recover`). */
+  saveForRecovery() {
+    this.saved = this.guard(() => this.sim.exportSession()) ?? this.saved;
+  }
+
+  // ---- Calls into the model, and recovery from a trap -----------------------------------------
+
+  /** Runs `f`; a refused argument is rethrown, a trap starts the recovery and yields undefined. */
+  guard(f) {
+    try {
+      return f();
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      this.recover(e);
+      return undefined;
+    }
+  }
+
+  /**
+   * The model trapped (a bug, or memory ran out): the handle is dead. Rebuild the session on a
+   * fresh instance of the module from its last saved file (setup + every action: the model is
+   * deterministic), at the same instant; if even that fails, offer the file for download.
+   */
+  async recover(error) {
+    if (this.recovering) return;
+    this.recovering = true;
+    this.clock.setPlaying(false);
+    const at = this.snap?.now_ms ?? 0;
+    const saved = this.saved;
+    console.error('purgatory-playground: the model trapped; rebuilding the session', error);
+    this.notice('warn', 'The model stopped with an internal error. Rebuilding this session from its saved actions…');
+    try {
+      this.model = await freshModel(this.model);
+      const sim = this.model.Playground.fromScenario(saved, this.source?.curated);
+      this.sim = sim;
+      this.computeUntil(at);
+      sim.seek(at);
+      if (this.selected) sim.select(this.selected);
+      this.history.reset();
+      this.ingest();
+      this.refresh();
+      this.notice('ok', `Recovered: the session was rebuilt from its actions, at ${fmt(at)} ms. Nothing was lost.`, { download: saved });
+      this.emit('recovered', { at_ms: at });
+    } catch (e) {
+      console.error('purgatory-playground: recovery failed', e);
+      this.notice('bad', 'The model stopped and the session could not be rebuilt. Download it to keep your work.', { download: saved });
+    } finally {
+      this.recovering = false;
+    }
+  }
+
+  // ---- The clock ---------------------------------------------------------------------------
+
+  setPlaying(on) {
+    if (!this.sim) return;
+    const ext = this.guard(() => this.sim.extent());
+    if (on && ext && ext.at_end) return;
+    this.clock.setPlaying(on);
+    if (on && this.clock.speed === 'auto') this.clock.quietSince = performance.now();
+    this.controls.updatePlay();
   }
 
   togglePlay() {
-    const atEnd = this.sim.nowMs >= this.sim.runUntilMs;
-    if (atEnd && !this.clock.playing) return;
-    this.clock.setPlaying(!this.clock.playing);
-    this.updatePlayButton();
+    this.setPlaying(!this.clock.playing);
   }
 
-  updatePlayButton() {
-    const b = this.$('[data-testid="play"]');
-    b.textContent = this.clock.playing ? 'Pause' : 'Play';
-    b.setAttribute('aria-pressed', String(this.clock.playing));
-  }
-
-  advance(ms) {
-    const room = this.sim.runUntilMs - this.sim.nowMs;
-    const run = Math.max(0, Math.min(ms, room));
-    try {
-      this.sim.advance(run);
-    } catch (e) {
-      this.showError(e);
+  /** Called by the clock with whole simulated ms to run. */
+  advance(ms, stopAtNotable) {
+    const run = this.story.clamp(ms);
+    if (run <= 0) {
+      this.story.reached(this.sim.nowMs);
+      return null;
     }
-    if (run < ms) { this.clock.setPlaying(false); this.updatePlayButton(); }
+    const done = this.guard(() => this.sim.advance(run, stopAtNotable));
+    if (!done) return null;
+    if (done.hit) this.breakpointHit(done.hit);
     this.ingest();
     this.dirty = true;
+    if (!this.story.reached(done.now_ms)) this.checkEnd();
+    return done;
   }
 
-  stepOnce() {
-    const next = this.sim.nextEventMs;
-    if (next == null || next > this.sim.runUntilMs) return;
-    this.sim.step();
+  stepForward() {
+    const done = this.guard(() => this.sim.step());
+    if (done?.hit) this.breakpointHit(done.hit);
+    this.afterJump();
+  }
+
+  stepBack() {
+    this.setPlaying(false);
+    this.guard(() => this.sim.stepBack());
+    this.afterJump();
+  }
+
+  seek(ms) {
+    this.guard(() => this.sim.seek(Math.max(0, Math.round(ms))));
+    this.afterJump();
+  }
+
+  /** Jumps to the previous (-1) or next (+1) timeline marker. */
+  jumpMarker(dir) {
+    const now = this.sim.nowMs;
+    const target = this.timeline?.markerNear(now, dir);
+    if (target != null) this.seek(target);
+  }
+
+  afterJump() {
     this.ingest();
+    this.checkEnd();
     this.refresh();
   }
 
-  command(cmd) {
-    try {
-      const { id } = this.sim.command(cmd);
-      this.$('.cmd-error').textContent = '';
-      this.ingest();
-      this.refresh();
-      return id;
-    } catch (e) {
-      this.$('.cmd-error').textContent = String(e.message ?? e);
-      return null;
+  restart() {
+    this.story.stop();
+    if (this.source) this.open(this.source, { play: this.source.live != null });
+  }
+
+  breakpointHit(hit) {
+    this.clock.setPlaying(false);
+    this.controls.updatePlay();
+    this.notice('bp', `Breakpoint: ${hit.text} (at ${fmt(hit.at_ms)} ms).`);
+    this.emit('breakpoint', hit);
+  }
+
+  checkEnd() {
+    const ext = this.guard(() => this.sim.extent());
+    if (!ext) return;
+    const atEnd = ext.at_end;
+    if (atEnd && !this.ended) {
+      this.ended = true;
+      this.clock.setPlaying(false);
+      this.controls.updatePlay();
+      this.emit('end', { at_ms: ext.now_ms, result: JSON.parse(this.sim.result()) });
+      if (this.opts.loop) {
+        setTimeout(() => this.restart(), 1500);
+      } else {
+        this.controls.showEnd();
+      }
+    } else if (!atEnd && this.ended) {
+      this.ended = false;
+      this.controls.hideEnd();
     }
   }
 
-  produce(times) {
-    const form = this.$('.produce-form');
-    const acksRaw = form.acks.value;
-    const acks = acksRaw === 'all' ? -1 : Number(acksRaw);
-    const count = Number(form.count.value);
-    const timeout = form.timeout.value.trim();
-    const topic = form.topic.value;
-    const partsText = form.partitions.value.trim();
-    const errEl = this.$('.cmd-error');
-    const parts = partsText.split(/[\s,]+/).filter(Boolean).map(Number);
-    if (!parts.length || parts.some((p) => !Number.isInteger(p) || p < 0)) { errEl.textContent = 'Partitions: list partition numbers such as "0" or "0, 1".'; return; }
-    if (!Number.isInteger(count) || count < 1 || count > 1000000) { errEl.textContent = 'Records: a whole number from 1 to 1,000,000.'; return; }
-    if (timeout && !/^\d+$/.test(timeout)) { errEl.textContent = 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).'; return; }
-    if (!Number.isInteger(times) || times < 1 || times > 5000) { errEl.textContent = 'Burst: a whole number from 1 to 5,000.'; return; }
-    let last = null;
-    for (let i = 0; i < times; i++) {
-      const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic, partition: p, count })) };
-      if (timeout) cmd.timeout_ms = Number(timeout);
-      try {
-        last = this.sim.command(cmd).id;
-      } catch (e) {
-        errEl.textContent = String(e.message ?? e);
-        break;
-      }
-    }
-    if (last) {
-      errEl.textContent = '';
-      this.ingest();
-      this.select(last);
+  // ---- Commands ----------------------------------------------------------------------------
+
+  /**
+   * Applies a command at the instant after the playhead. At a past instant this drops the future
+   * after it: `confirmed` says the person agreed (the controls ask first). Returns the model's
+   * answer, or throws the refusal's message.
+   */
+  command(cmd) {
+    const done = this.guard(() => this.sim.command(cmd));
+    if (!done) return null;
+    if (done.forked) this.notice('fork', `The run after ${fmt(done.at_ms - 1)} ms was dropped: this is a new future.`, { undo: true });
+    if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
+    if (done.forked || done.continued_live) this.timeline?.invalidate();
+    this.ended = false;
+    this.controls.hideEnd();
+    this.saveForRecovery();
+    this.ingest();
+    if (done.id && (this.selected == null || cmd.action === 'produce')) this.select(done.id);
+    this.refresh();
+    return done;
+  }
+
+  undo() {
+    if (this.guard(() => this.sim.undo())) {
+      this.notice('ok', 'The dropped future is back.');
+      this.saveForRecovery();
+      this.timeline?.invalidate();
+      this.afterJump();
     }
   }
 
   select(id) {
     this.selected = id;
+    this.guard(() => this.sim.select(id ?? undefined));
+    this.history.track(id, this.guard(() => this.sim.requestEvents(id ?? '')) ?? []);
     this.refresh();
   }
 
-  populateTopics() {
-    const sel = this.$('.produce-form select[name=topic]');
-    const { topics } = this.sim.setup();
-    sel.innerHTML = topics.map((t) => `<option>${t.name}</option>`).join('');
-  }
+  // ---- Events in, views out ----------------------------------------------------------------
 
-  /** Takes the new trace events: narration, request tracks, latencies. */
+  /** Takes the events the playhead passed: the log, the narration, the followed request. */
   ingest() {
-    const { events } = this.sim.takeEvents();
-    for (const e of events) {
-      this.byId.set(e.id, e);
-      const req = requestOf(e);
-      const text = narrate(e);
-      this.lines.push({ at: e.at_ms, cat: category(e), text, request: req });
-      this.track(e, req);
+    const batch = this.guard(() => this.sim.takeEvents());
+    if (!batch) return;
+    if (batch.reset) {
+      this.history.reset();
+      this.wheelChanges.reset();
+      this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     }
-    if (this.byId.size > MAX_EVENTS_KEPT) {
-      const drop = this.byId.size - MAX_EVENTS_KEPT;
-      const it = this.byId.keys();
-      for (let i = 0; i < drop; i++) this.byId.delete(it.next().value);
-    }
-    if (this.lines.length > MAX_LOG_LINES) this.lines.splice(0, this.lines.length - MAX_LOG_LINES);
-    const notable = events.filter((e) => ['produce_response_sent', 'operation_expired', 'isr_change_committed', 'broker_fenced', 'became_leader', 'connection_closed'].includes(e.event));
-    if (notable.length) this.$('.live').textContent = `${fmt(notable[notable.length - 1].at_ms)} ms: ${narrate(notable[notable.length - 1])}`;
-    if (events.length) this.dirty = true;
-  }
-
-  track(e, req) {
-    const opKey = (o) => `${e.broker}:${o.slot}.${o.generation}`;
-    if (e.event === 'produce_received') {
-      this.tracks.set(e.request, { id: e.request, acks: e.acks, events: [], checks: [], keys: [] });
-    }
-    let id = req;
-    if (!id && e.op && isProduce(e)) id = this.opToRequest?.get(opKey(e.op));
-    if (e.event === 'delayed_produce_created') {
-      (this.opToRequest ??= new Map()).set(opKey(e.op), e.request);
-    }
-    const t = id ? this.tracks.get(id) : null;
-    if (t) t.events.push(e);
-    if (e.event === 'operation_watched' && isProduce(e) && t) {
-      t.keys = e.keys;
-      for (const k of e.keys) {
-        const key = `${e.broker}|${k}`;
-        if (!this.waitingByKey.has(key)) this.waitingByKey.set(key, new Set());
-        this.waitingByKey.get(key).add(t.id);
+    const { events } = batch;
+    if (!events.length && !batch.reset) return;
+    this.history.add(events, batch.dropped);
+    this.wheelChanges.add(events);
+    if (!batch.reset) {
+      for (const e of events) {
+        if (e.event === 'produce_response_sent' || e.event === 'connection_closed') this.emitResponse(e);
       }
     }
-    if (e.event === 'check_and_complete' && isProduce(e)) {
-      for (const rid of this.waitingByKey.get(`${e.broker}|${e.key}`) ?? []) this.tracks.get(rid)?.checks.push(e);
-    }
-    if ((e.event === 'operation_completed' || e.event === 'operation_expired') && isProduce(e) && t) {
-      for (const k of t.keys) this.waitingByKey.get(`${e.broker}|${k}`)?.delete(t.id);
-      this.opToRequest?.delete(opKey(e.op));
-    }
-    if (e.event === 'produce_response_sent' && t) {
-      const k = String(t.acks);
-      if (!this.latencies.has(k)) this.latencies.set(k, []);
-      const xs = this.latencies.get(k);
-      xs.push(e.latency_ms);
-      if (xs.length > 5000) xs.shift();
+    const line = narrationFor(events, this.history);
+    if (line) this.narrate(line);
+    this.dirty = true;
+  }
+
+  emitResponse(e) {
+    const parts = e.partitions ?? [];
+    const error = parts.map((p) => p.error).find((x) => x !== 'NONE');
+    this.emit('response', {
+      id: e.request,
+      at_ms: e.at_ms,
+      broker: e.broker,
+      outcome: e.event === 'connection_closed' ? 'CONNECTION_CLOSED' : error ?? 'NONE',
+      latency_ms: e.latency_ms ?? null,
+      partitions: parts,
+    });
+  }
+
+  narrate(line) {
+    const el = this.$('.narration');
+    if (el) el.innerHTML = line.html;
+    const wall = performance.now();
+    const sr = this.$('.live-sr');
+    if (sr && wall - this.announcedAt >= ANNOUNCE_EVERY_MS) {
+      this.announcedAt = wall;
+      sr.textContent = line.text;
     }
   }
 
-  /** Notes timer entries that moved level (cascade) or left the wheel (cancel / fire). */
-  noteWheel(snap) {
-    const slots = new Map();
-    for (const b of snap.brokers) {
-      for (const o of b.produce_purgatory.operations) slots.set(`${b.id}:${o.op}`, { req: o.request, slot: o.timer_slot, completed: o.completed });
-    }
-    for (const [k, prev] of this.prevSlots) {
-      const cur = slots.get(k);
-      if (!prev.slot) continue;
-      if (cur && cur.slot && cur.slot[0] !== prev.slot[0]) this.wheelChanges.push(`${snap.now_ms} ms: ${prev.req} cascaded L${prev.slot[0] + 1} → L${cur.slot[0] + 1} (bucket ${cur.slot[1]})`);
-      else if (!cur || !cur.slot) {
-        const fired = !cur || !cur.completed ? null : 'cancelled (completed before its timeout)';
-        const t = this.tracks.get(prev.req);
-        const expired = t?.events.some((e) => e.event === 'operation_expired');
-        this.wheelChanges.push(`${snap.now_ms} ms: ${prev.req}'s timer entry ${expired ? 'fired: the op expired' : fired ?? 'cancelled (completed before its timeout)'}`);
-      }
-    }
-    if (this.wheelChanges.length > 50) this.wheelChanges.splice(0, this.wheelChanges.length - 50);
-    this.prevSlots = slots;
+  /** Redraws everything now. */
+  refresh() {
+    this.dirty = true;
+    this.forceAll = true;
+    this.frame();
   }
-
-  refresh() { this.dirty = true; this.forceAll = true; this.frame(); }
 
   frame() {
-    // While playing, the heavier panels redraw at most every SLOW_PANEL_MS of wall time; the
-    // cluster and the clock redraw every frame. A command, a step or a selection redraws all.
+    if (!this.sim || this.recovering) return;
+    this.extendAhead();
+    if (this.clock.speed === 'auto') {
+      this.clock.nowMs = this.sim.nowMs;
+      this.clock.nextMarkerMs = this.guard(() => this.sim.nextMarkerMs) ?? null;
+    }
+    this.controls.updateSpeed();
     const wall = performance.now();
-    const slowDue = !this.clock.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
-    if (!this.dirty || !this.sim) {
+    const fraction = this.reducedMotion.matches ? 0 : this.clock.fraction;
+    if (!this.dirty) {
       // Messages still glide between whole milliseconds at slow speeds.
-      if (this.sim && this.clock.playing && this.snap?.in_flight.length && !this.reducedMotion.matches) renderCluster(this.$('.cluster'), this.snap, this.snap.now_ms + this.clock.fraction);
+      if (this.clock.playing && this.snap?.in_flight.length && fraction) this.drawCluster(fraction);
       return;
     }
+    const slowDue = !this.clock.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
     this.dirty = false;
-    const snap = this.sim.snapshot();
+    const snap = this.guard(() => this.sim.snapshot());
+    if (!snap) return;
     this.snap = snap;
-    this.series.sample(snap);
-    this.noteWheel(snap);
-    this.$('.now').textContent = `${fmt(snap.now_ms)} ms`;
-    this.$('.next').textContent = snap.next_event_ms != null ? `next event at ${fmt(snap.next_event_ms)} ms` : 'nothing scheduled';
-    renderCluster(this.$('.cluster'), snap, snap.now_ms + (this.reducedMotion.matches ? 0 : this.clock.fraction));
-    if (!slowDue) { this.dirty = true; return; }
+    this.controls.updateClock(snap);
+    this.timeline?.update(snap.now_ms);
+    this.drawCluster(fraction);
+    if (!slowDue) {
+      this.dirty = true;
+      return;
+    }
     this.lastSlow = wall;
     this.forceAll = false;
-    renderPurgatory(this.$('.purgatory'), snap, this.selected);
-    const t = this.selected ? this.tracks.get(this.selected) : null;
-    const selectedOps = new Set();
-    if (t) for (const e of t.events) if (e.event === 'delayed_produce_created') selectedOps.add(`${e.op.slot}.${e.op.generation}`);
-    renderWheel(this.$('.wheel'), snap, selectedOps, this.wheelChanges);
-    renderCodePath(this.$('.codepath'), t, this.byId, snap.now_ms);
-    renderResponses(this.$('.responses'), snap, this.selected);
-    renderEventLog(this.$('.eventlog'), this.lines, this.filter);
-    renderMetrics(this.$('.metrics'), this.series, this.latencies);
+    this.drawPanels(snap);
+    this.story.follow();
+    this.story.reapply();
   }
 
-  showError(e) {
-    this.$('.cmd-error').textContent = String(e.message ?? e);
+  /** Computes a scenario's run ahead for a few ms of each frame, so its whole timeline shows. */
+  extendAhead() {
+    if (this.complete) return;
+    const ext = this.guard(() => this.sim.extent());
+    if (!ext || ext.complete) {
+      this.complete = true;
+      return;
+    }
+    const t0 = performance.now();
+    let done = false;
+    while (!done && performance.now() - t0 < EXTEND_BUDGET_MS) done = this.guard(() => this.sim.extend(2000)) ?? true;
+    this.timeline?.invalidate();
+    if (done) {
+      this.complete = true;
+      this.controls.updateHash();
+    }
   }
 
-  start() { this.clock.start(); }
+  drawCluster(fraction) {
+    if (!this.has('cluster') || !this.snap) return;
+    renderCluster(this.$('.panel.cluster'), this.snap, this.snap.now_ms + fraction, this.selected);
+  }
+
+  drawPanels(snap) {
+    const sel = this.selected;
+    if (this.has('purgatory')) renderPurgatory(this.$('.panel.purgatory'), snap, sel);
+    if (this.has('wheel')) renderWheel(this.$('.panel.wheel'), snap, this.history.selectedOps(sel), this.wheelChanges.list, sel);
+    if (this.has('codepath')) renderCodePath(this.$('.panel.codepath'), this.history.trackOf(sel), this.history, snap.now_ms);
+    if (this.has('responses')) renderResponses(this.$('.panel.responses'), snap, sel);
+    if (this.has('log')) renderEventLog(this.$('.panel.log'), this.history, this.controls.logFilter());
+    if (this.has('metrics')) renderMetrics(this.$('.panel.metrics'), this.sim, snap);
+  }
+
+  // ---- Notices and events ------------------------------------------------------------------
+
+  /** A message line above the views: kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork`. */
+  notice(kind, text, { undo = false, download = null } = {}) {
+    const box = this.$('.notices');
+    const el = document.createElement('p');
+    el.className = `notice ${kind}`;
+    el.setAttribute('role', kind === 'bad' ? 'alert' : 'status');
+    el.innerHTML = `<span>${esc(text)}</span>`;
+    if (undo) el.insertAdjacentHTML('beforeend', ' <button type="button" data-testid="undo" class="undo">Undo</button>');
+    if (download) el.insertAdjacentHTML('beforeend', ' <button type="button" class="download-saved">Download the session</button>');
+    el.insertAdjacentHTML('beforeend', ' <button type="button" class="dismiss" aria-label="Dismiss">×</button>');
+    el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.undo(); });
+    el.querySelector('.download-saved')?.addEventListener('click', () => this.controls.download('purgatory-session.json', download));
+    el.querySelector('.dismiss').addEventListener('click', () => el.remove());
+    box.querySelectorAll(`.notice.${kind}`).forEach((n) => n.remove());
+    box.append(el);
+    while (box.children.length > 3) box.firstElementChild.remove();
+  }
+
+  clearNotices(kind) {
+    this.$('.notices').querySelectorAll(kind ? `.notice.${kind}` : '.notice').forEach((n) => n.remove());
+  }
+
+  emit(name, detail) {
+    this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  speedText() {
+    return this.clock.speed === 'auto'
+      ? `auto · ${this.clock.playing ? describeSpeed(this.clock.rate) : 'paused'}`
+      : `${describeSpeed(this.clock.speed)}${this.clock.playing ? '' : ' · paused'}`;
+  }
+
+  destroy() {
+    this.clock.stop();
+    this.story.stop();
+    if (this.sim) this.freeHandle();
+    this.sim = null;
+  }
 }

@@ -91,8 +91,10 @@ export function requestOf(e) {
 /**
  * Why a request completed: walk the cause chain from its completion back to the first
  * replication event ("the HW of t-0 reached 10 when broker 2's fetch at offset 10 arrived").
+ * `byId` is anything with `get(id)` or `event(id)` (a Map, or the playground's EventHistory).
  */
-export function explainCompletion(completion, byId) {
+export function explainCompletion(completion, history) {
+  const byId = { get: (id) => (history.event ? history.event(id) : history.get(id)) };
   if (completion.event === 'operation_expired') {
     return `its timer fired at ${fmt(completion.at_ms)} ms before every partition reached its required offset`;
   }
@@ -112,4 +114,83 @@ export function explainCompletion(completion, byId) {
   if (fetch) parts.push(`when broker ${fetch.follower}'s fetch at offset ${fetch.partitions.map((p) => p.fetch_offset).join('/')} arrived`);
   else if (other) parts.push(`when ${narrate(other)}`);
   return parts.length ? parts.join(' ') : 'checkAndComplete found every partition done';
+}
+
+// ---- The narration line: what just happened and why, for someone new to Kafka ----------------
+
+const outcomeWords = {
+  NONE: 'success (NONE)',
+  REQUEST_TIMED_OUT: 'REQUEST_TIMED_OUT: the ISR did not get the records in time',
+  NOT_ENOUGH_REPLICAS: 'NOT_ENOUGH_REPLICAS: fewer in-sync replicas than min.insync.replicas, so nothing was appended',
+  NOT_LEADER_OR_FOLLOWER: 'NOT_LEADER_OR_FOLLOWER: the broker is no longer the leader',
+  INVALID_REQUIRED_ACKS: 'INVALID_REQUIRED_ACKS: acks must be -1, 0 or 1',
+  UNKNOWN_TOPIC_OR_PARTITION: 'UNKNOWN_TOPIC_OR_PARTITION',
+};
+
+/** How important an event is to the story of the moment (higher first), 0 for background. */
+function weight(e) {
+  switch (e.event) {
+    case 'produce_response_sent': case 'connection_closed': return 9;
+    case 'operation_expired': return isProduceOp(e) ? 8 : 0;
+    case 'isr_change_committed': return 7;
+    case 'broker_fenced': case 'became_leader': return 7;
+    case 'delayed_produce_created': return 6;
+    case 'isr_shrink_proposed': case 'isr_expand_proposed': return 6;
+    case 'high_watermark_advanced': return 5;
+    case 'follower_paused': case 'follower_resumed': case 'broker_crashed': case 'broker_restarted': return 5;
+    case 'produce_received': return 4;
+    case 'purged': return isProduceOp(e) ? 4 : 0;
+    case 'broker_unfenced': case 'action_ignored': return 3;
+    default: return 0;
+  }
+}
+
+const isProduceOp = (e) => String(e.purgatory).toLowerCase() === 'produce';
+
+/** One plain sentence for a notable event. */
+function plain(e, history, batch) {
+  switch (e.event) {
+    case 'produce_response_sent': {
+      const err = e.partitions.map((p) => p.error).find((x) => x !== 'NONE') ?? 'NONE';
+      const done = batch.find((x) => (x.event === 'operation_completed' || x.event === 'operation_expired') && x.request === e.request);
+      const why = done && err === 'NONE' ? `: ${explainCompletion(done, history)}` : '';
+      return `${e.request} is answered ${outcomeWords[err] ?? err} after ${fmt(e.latency_ms)} ms${why}`;
+    }
+    case 'connection_closed': return `${e.request} gets no answer: ${e.reason}`;
+    case 'operation_expired': return `${e.request ?? 'a request'} expires: its timeout passed before the HW reached its records`;
+    case 'isr_change_committed': return `the controller commits the ISR of ${e.tp} as {${e.isr.join(', ')}}`;
+    case 'broker_fenced': return `the controller fences broker ${e.broker}: no heartbeat since ${fmt(e.last_heartbeat_ms)} ms`;
+    case 'became_leader': return `broker ${e.broker} becomes the leader of ${e.tp} (epoch ${e.leader_epoch})`;
+    case 'delayed_produce_created': return `${e.request} waits in the purgatory until the HW reaches ${e.partitions.map((p) => `${p.required_offset} on ${p.tp}`).join(', ')} (or ${fmt(e.timeout_ms)} ms pass)`;
+    case 'isr_shrink_proposed': return `leader ${e.broker} finds replica ${e.out_of_sync.join(', ')} of ${e.tp} out of sync and asks the controller to shrink the ISR`;
+    case 'isr_expand_proposed': return `replica ${e.replica} of ${e.tp} has caught up; leader ${e.broker} asks to add it to the ISR`;
+    case 'high_watermark_advanced': return `the HW of ${e.tp} moves ${e.from} → ${e.to}: every in-sync replica has those records`;
+    case 'follower_paused': return `broker ${e.broker} stops fetching (it stays alive and heart-beating, so it stays in the ISR for now)`;
+    case 'follower_resumed': return `broker ${e.broker} fetches again`;
+    case 'broker_crashed': return `broker ${e.broker} crashes`;
+    case 'broker_restarted': return `broker ${e.broker} restarts`;
+    case 'produce_received': return `${e.request} (acks=${e.acks}) reaches broker ${e.broker}`;
+    case 'purged': return `broker ${e.broker}'s purgatory purges ${e.removed} completed entries from its watch lists`;
+    case 'broker_unfenced': return `broker ${e.broker} is back in the cluster (unfenced)`;
+    case 'action_ignored': return `${e.action} ignored: ${e.reason}`;
+    default: return narrate(e);
+  }
+}
+
+/**
+ * The narration of a batch of events: the most telling events of its last notable instant, in
+ * the order they happened, as `{html, text}`; null when nothing notable happened.
+ */
+export function narrationFor(events, history) {
+  let at = null;
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (weight(events[i]) > 0) { at = events[i].at_ms; break; }
+  }
+  if (at == null) return null;
+  const moment = events.filter((e) => e.at_ms === at && weight(e) > 0);
+  const top = moment.slice().sort((a, b) => weight(b) - weight(a) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
+  const sentences = top.map((e) => plain(e, history, events));
+  const text = `${fmt(at)} ms: ${sentences.join('; ')}.`;
+  const html = `<b class="n-at">${fmt(at)} ms</b> ${sentences.map((s) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]))).join('; ')}.`;
+  return { html, text };
 }

@@ -1,11 +1,64 @@
-// Loads and instantiates the wasm module once per page; every playground instance shares it and
-// creates its own `Playground` handle (no simulation state lives here).
-import init, { Playground } from './pkg/purgatory_playground.js';
+// The broker model's WebAssembly module: compiled once per page and instantiated once, shared by
+// every playground on the page (each has its own `Playground` handle, its own simulation).
+//
+// A trap (a Rust panic, or running out of memory) leaves the handle that trapped unusable for
+// ever, and can leave the instance's memory full. So an instance that trapped is retired: the
+// playground that met the trap gets a fresh instance of the same compiled module (`freshModel`)
+// and rebuilds its session there; other playgrounds keep theirs until they meet a trap themselves.
+//
+// The wasm-bindgen glue keeps its instance in module-level variables, so the bundler wraps it in a
+// factory (scripts/bundle.mjs, `createBindings`): one call, one independent set of bindings.
+import { createBindings } from './pkg/purgatory_playground.js';
+import { wasmSource } from 'wasm-source';
 
-let loading = null;
+let compiled = null;
+let shared = null;
 
-/** Resolves to the `Playground` class once the module is instantiated (only the first call fetches). */
-export function loadPlayground() {
-  if (!loading) loading = init().then(() => Playground);
-  return loading;
+/** The compiled module (fetched and compiled once; inlined bytes in the self-contained build). */
+export function compiledModule() {
+  if (!compiled) {
+    compiled = wasmSource().then(async (source) => {
+      if (source instanceof Response) {
+        if (!source.ok) throw new Error(`could not load the model (${source.url}: HTTP ${source.status})`);
+        try {
+          return await WebAssembly.compileStreaming(source.clone());
+        } catch {
+          // A server that does not say application/wasm: compile from the bytes instead.
+          return WebAssembly.compile(await source.arrayBuffer());
+        }
+      }
+      return WebAssembly.compile(source);
+    });
+    compiled.catch(() => { compiled = null; });
+  }
+  return compiled;
+}
+
+function instantiate(module) {
+  const bindings = createBindings();
+  bindings.initSync({ module });
+  return { Playground: bindings.Playground, retired: false };
+}
+
+/** The page's shared model: `{Playground, retired}`. */
+export async function sharedModel() {
+  const module = await compiledModule();
+  if (!shared || shared.retired) shared = instantiate(module);
+  return shared;
+}
+
+/** A fresh instance for a playground whose instance trapped; the old one is retired. */
+export async function freshModel(old) {
+  if (old) old.retired = true;
+  const module = await compiledModule();
+  const model = instantiate(module);
+  if (!shared || shared.retired) shared = model;
+  return model;
+}
+
+/** Whether an exception from a handle means the instance trapped (not a refused argument). */
+export function isTrap(err) {
+  if (err instanceof WebAssembly.RuntimeError) return true;
+  const text = String(err && err.message ? err.message : err);
+  return /unreachable|recursive use of an object|null pointer passed to rust|memory access out of bounds/i.test(text);
 }

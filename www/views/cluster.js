@@ -42,7 +42,7 @@ function partitionBlock(tp, replicas, snap, brokerById) {
       <div class="rmeta">${esc(seen)}</div>
     </div>`;
   }).join('');
-  return `<section class="partition" aria-label="partition ${esc(tp)}">
+  return `<section class="partition" aria-label="partition ${esc(tp)}" data-story="hw-${esc(topic)}-${part}">
     <h3>${esc(tp)} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? 'none')}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b></span>
       <span class="kv">HW <b data-testid="hw-${esc(topic)}-${part}">${hw ?? '-'}</b></span>
       <span class="kv">ISR <b data-testid="isr-${esc(topic)}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader) : ''}</span>
@@ -53,7 +53,7 @@ function partitionBlock(tp, replicas, snap, brokerById) {
 
 function brokerCard(b, snap) {
   const id = b.id;
-  return `<div class="broker ${b.state}">
+  return `<div class="broker ${b.state}" data-story="broker-${id}">
     <div><b>broker ${id}</b> <span class="badge ${b.state}">${b.state}</span>${b.fenced && b.state !== 'fenced' ? '<span class="badge fenced">fenced</span>' : ''}</div>
     <div class="btns">
       ${b.fetching_paused
@@ -83,6 +83,7 @@ function network(snap, now, n) {
 }
 
 export function renderCluster(el, snap, nowFrac) {
+  if (!el) return;
   const brokerById = new Map(snap.brokers.map((b) => [b.id, b]));
   const byTp = new Map();
   for (const b of snap.brokers) {

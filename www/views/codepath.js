@@ -8,7 +8,7 @@ import { explainCompletion } from '../narrate.js';
 const find = (evs, name) => evs.find((e) => e.event === name);
 
 /** The steps of one request: [{name, state: 'done'|'current'|'skipped'|'todo', detail}]. */
-export function requestSteps(track, byId, now) {
+export function requestSteps(track, history, now) {
   const evs = track.events;
   const recv = find(evs, 'produce_received');
   const appended = evs.filter((e) => e.event === 'records_appended');
@@ -38,13 +38,13 @@ export function requestSteps(track, byId, now) {
     : [`try: not yet`, watched ? `watch on ${watched.keys.join(', ')}` : '', watched ? (secondTry ? 'try again: complete (now garbage on its watch lists)' : 'try again: not yet') : '', timer ? `timer: expires at ${fmt(timer.expires_at_ms)} ms` : ''].filter(Boolean).join(' → ')) : '';
   step('tryCompleteElseWatch', !!created, tcw, noDelay);
   const cac = track.checks;
-  const lastCac = completed?.how === 'check_and_complete' ? byId.get(completed.cause) : null;
+  const lastCac = completed?.how === 'check_and_complete' ? history.event(completed.cause) : null;
   step('checkAndComplete', !!lastCac || cac.length > 0, cac.length
     ? `${cac.length} call${cac.length === 1 ? '' : 's'} on its keys${lastCac ? `; completed by checkAndComplete(${lastCac.key}) at ${fmt(lastCac.at_ms)} ms` : '; not complete yet'}`
     : (timer && !completed ? 'waiting for the HW to move (a fetch) or the timer' : ''), noDelay || firstTry || secondTry);
   let end = '';
   if (expired) end = `onComplete, then onExpiration at ${fmt(expired.at_ms)} ms: ${expired.expired_partitions.join(', ')} timed out`;
-  else if (completed) end = `onComplete at ${fmt(completed.at_ms)} ms: ${explainCompletion(completed, byId)}`;
+  else if (completed) end = `onComplete at ${fmt(completed.at_ms)} ms: ${explainCompletion(completed, history)}`;
   if (response) end += `${end ? '; ' : ''}response after ${fmt(response.latency_ms)} ms: ${response.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
   if (closed) end += `${end ? '; ' : ''}connection closed: ${closed.reason}`;
   step(expired ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), end);
@@ -56,11 +56,11 @@ export function requestSteps(track, byId, now) {
   return s;
 }
 
-export function renderCodePath(el, track, byId, now) {
+export function renderCodePath(el, track, history, now) {
   if (!track) {
     patch(el.querySelector('.cp-body'), '<p class="muted">Fire a produce request (or pick one in Responses) to follow it through the broker.</p>');
     return;
   }
-  const steps = requestSteps(track, byId, now);
+  const steps = requestSteps(track, history, now);
   patch(el.querySelector('.cp-body'), `<p>Request <b>${esc(track.id)}</b></p><ol class="steps">${steps.map((x) => `<li class="${x.state}"${x.state === 'current' ? ' aria-current="step"' : ''}><code>${esc(x.name)}</code><div>${x.detail}</div></li>`).join('')}</ol>`);
 }

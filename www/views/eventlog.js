@@ -1,24 +1,53 @@
-// The narrated event log: one line per trace event, newest last, filterable by kind and text.
-// Lines about a request link to it (selecting it in the code path view).
+// The narrated event log: one line per trace event, newest last, filterable by kind and text, or
+// narrowed to one request. Events that repeat while nothing changes (idle fetches, a held HW) fold
+// into one line with a count, so a quiet minute does not push the story out of sight. Lines about
+// a request link to it (selecting it in the code path).
 import { esc, fmt, patch } from './dom.js';
 
-export function renderEventLog(el, lines, filter) {
+/** Most lines drawn; older ones are counted. */
+const MAX_SHOWN = 150;
+
+/** The lines to show, newest last, folded: `[{line, times, until}]`. */
+function visible(lines, filter) {
   const text = filter.text.trim().toLowerCase();
-  const shown = [];
-  for (let i = lines.length - 1; i >= 0 && shown.length < 150; i--) {
+  const out = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < MAX_SHOWN; i--) {
     const l = lines[i];
-    if (!filter.kinds.has(l.cat)) continue;
+    if (filter.only) {
+      if (l.request !== filter.only) continue;
+    } else if (!filter.kinds.has(l.cat)) continue;
     if (text && !l.text.toLowerCase().includes(text)) continue;
-    shown.push(l);
+    const prev = out[out.length - 1];
+    if (prev && l.fold && prev.line.fold === l.fold) {
+      prev.times += 1;
+      prev.since = l.at;
+      continue;
+    }
+    out.push({ line: l, times: 1, since: l.at });
   }
-  shown.reverse();
+  return out.reverse();
+}
+
+function row({ line: l, times, since }) {
+  const when = times > 1 ? `${fmt(since)}–${fmt(l.at)} ms` : `${fmt(l.at)} ms`;
+  const body = l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text);
+  const count = times > 1 ? ` <span class="times" title="the same event ${times} times in a row, nothing else changing">×${times}</span>` : '';
+  return `<li class="${l.cat}"><span class="t">${when}</span> ${body}${count}</li>`;
+}
+
+export function renderEventLog(el, history, filter) {
+  const shown = visible(history.lines, filter);
   const list = el.querySelector('.log-lines');
-  // Follow the newest line unless the reader scrolled up to read older ones. Reading the scroll
-  // position forces a layout of the whole page; the first render has not been scrolled, so it
-  // leaves the scrolling to the next frame instead of laying out the page before it is ready.
+  const only = el.querySelector('.log-only');
+  if (only) {
+    only.hidden = !filter.only;
+    only.textContent = filter.only ? `only ${filter.only} ×` : '';
+  }
+  // Follow the newest line unless the reader scrolled up to read older ones.
   const first = list._html === undefined;
   const atEnd = first || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
-  patch(list, shown.map((l) => `<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span> ${l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text)}</li>`).join('') || '<li class="muted">No events match.</li>');
+  const dropped = history.dropped ? `<li class="muted">${fmt(history.dropped)} earlier events not kept</li>` : '';
+  patch(list, (dropped + shown.map(row).join('')) || '<li class="muted">No events match.</li>');
   if (first) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   else if (atEnd) list.scrollTop = list.scrollHeight;
 }

@@ -1,54 +1,49 @@
-// Metrics: the gauges over simulated time as small SVG plots (PurgatorySize, NumDelayedOperations,
-// UnderReplicatedPartitions, ExpiresPerSec as a running count, ISR shrinks / expands) and the
-// produce latency by acks level.
+// Metrics: the purgatory's gauges over the run so far, as Kafka names them (PurgatorySize,
+// NumDelayedOperations, the expired partitions behind ExpiresPerSec, UnderReplicatedPartitions,
+// UnderMinIsrPartitionCount), exact step series from the model binned to the plot's width (each
+// bin draws its lowest and highest value, so no peak is lost), and the produce latency by acks.
 import { esc, fmt, patch } from './dom.js';
 
-const SERIES = [
-  ['purgatory_size', 'PurgatorySize'],
-  ['num_delayed', 'NumDelayedOperations'],
-  ['urp', 'UnderReplicatedPartitions'],
-  ['expires', 'ExpiresPerSec (cumulative)'],
-  ['shrinks', 'IsrShrinks (cumulative)'],
-  ['expands', 'IsrExpands (cumulative)'],
-];
+const LABELS = {
+  purgatory_size: 'PurgatorySize (watch-list entries, all brokers)',
+  num_delayed_operations: 'NumDelayedOperations (waiting requests)',
+  expired_partitions: 'Expired partitions (ExpiresPerSec, cumulative)',
+  under_replicated_partitions: 'UnderReplicatedPartitions',
+  under_min_isr_partitions: 'UnderMinIsrPartitionCount',
+};
+const BINS = 110;
 
-export class MetricsSeries {
-  constructor(max = 400) { this.max = max; this.points = []; }
-  sample(snap) {
-    const last = this.points[this.points.length - 1];
-    if (last && last.t === snap.now_ms) this.points.pop();
-    const sum = (f) => snap.brokers.reduce((a, b) => a + f(b), 0);
-    this.points.push({
-      t: snap.now_ms,
-      purgatory_size: sum((b) => b.produce_purgatory.purgatory_size),
-      num_delayed: sum((b) => b.produce_purgatory.num_delayed_operations),
-      urp: snap.under_replicated_partitions,
-      expires: sum((b) => b.produce_expires),
-      shrinks: sum((b) => b.isr_shrinks),
-      expands: sum((b) => b.isr_expands),
-    });
-    if (this.points.length > this.max) this.points.splice(0, this.points.length - this.max);
+function plot(name, bins, now) {
+  const w = BINS * 2;
+  const h = 40;
+  const max = Math.max(1, ...bins.map((b) => b[1]));
+  const y = (v) => (h - (v / max) * (h - 4) - 2).toFixed(1);
+  let d = '';
+  bins.forEach(([lo, hi], i) => { d += `M${i * 2 + 1},${y(lo)}V${y(hi) - (hi === lo ? 0.6 : 0)}`; });
+  return `<figure class="plot"><figcaption>${esc(LABELS[name] ?? name)} <b>${fmt(now)}</b> <span class="muted">max ${fmt(max)}</span></figcaption>
+    <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${esc(LABELS[name] ?? name)} over the run, now ${now}"><path d="${d}"/></svg></figure>`;
+}
+
+function latencies(snap) {
+  const by = new Map();
+  for (const r of snap.requests) {
+    if (r.responded_ms == null) continue;
+    const k = String(r.acks);
+    if (!by.has(k)) by.set(k, []);
+    by.get(k).push(r.responded_ms - r.received_ms);
   }
-}
-
-function plot(points, key, label) {
-  const w = 220; const h = 40;
-  const t0 = points[0]?.t ?? 0; const t1 = Math.max(t0 + 1, points[points.length - 1]?.t ?? 1);
-  const vmax = Math.max(1, ...points.map((p) => p[key]));
-  const d = points.map((p, i) => `${i ? 'L' : 'M'}${(((p.t - t0) / (t1 - t0)) * w).toFixed(1)},${(h - (p[key] / vmax) * (h - 4) - 2).toFixed(1)}`).join('');
-  const now = points[points.length - 1]?.[key] ?? 0;
-  return `<figure class="plot"><figcaption>${esc(label)} <b>${fmt(now)}</b> <span class="muted">max ${fmt(vmax)}</span></figcaption><svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${esc(label)} over time, now ${now}"><path d="${d}"/></svg></figure>`;
-}
-
-export function renderMetrics(el, series, latencies) {
-  const pts = series.points;
-  const lat = [['-1', 'acks=all'], ['1', 'acks=1'], ['0', 'acks=0']].map(([k, name]) => {
-    const xs = latencies.get(k) ?? [];
+  return [['-1', 'acks=all'], ['1', 'acks=1'], ['0', 'acks=0']].map(([k, name]) => {
+    const xs = (by.get(k) ?? []).sort((a, b) => a - b);
     if (!xs.length) return `<tr><td>${name}</td><td colspan="3" class="muted">none answered</td></tr>`;
-    const sorted = xs.slice().sort((a, b) => a - b);
-    const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-    return `<tr><td>${name}</td><td>${fmt(xs.length)}</td><td>${fmt(p(0.5))} ms</td><td>${fmt(sorted[sorted.length - 1])} ms</td></tr>`;
+    return `<tr><td>${name}</td><td>${fmt(xs.length)}</td><td>${fmt(xs[Math.floor(xs.length / 2)])} ms</td><td>${fmt(xs[xs.length - 1])} ms</td></tr>`;
   }).join('');
-  patch(el.querySelector('.metrics-body'), `${SERIES.map(([k, l]) => plot(pts, k, l)).join('')}
-    <table class="lat"><caption>Produce latency by acks (request received → response sent)</caption><thead><tr><th>acks</th><th>answered</th><th>median</th><th>max</th></tr></thead><tbody>${lat}</tbody></table>`);
+}
+
+/** @param sim the model handle (for its series) @param snap the snapshot at the playhead */
+export function renderMetrics(el, sim, snap) {
+  const series = sim.series(0, snap.now_ms, BINS);
+  const plots = series.names.map((n, i) => plot(n, series.bins[i], series.now[i])).join('');
+  const shown = snap.requests.length < snap.requests_total ? ` (the last ${fmt(snap.requests.length)} requests)` : '';
+  patch(el.querySelector('.metrics-body'), `<p class="muted">0 – ${fmt(snap.now_ms)} ms</p>${plots}
+    <table class="lat"><caption>Produce latency by acks${shown}: request received → response sent</caption><thead><tr><th>acks</th><th>answered</th><th>median</th><th>max</th></tr></thead><tbody>${latencies(snap)}</tbody></table>`);
 }

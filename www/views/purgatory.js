@@ -8,7 +8,7 @@ const MAX_ROWS = 12;
 
 function watchLists(p, selected) {
   if (!p.watch_lists.length) return '<p class="muted">No watch lists.</p>';
-  return p.watch_lists.map((w) => `<div class="watch"><span class="key">${esc(w.key)}</span>
+  return p.watch_lists.map((w) => `<div class="watch" data-story="watch-${esc(w.key)}"><span class="key">${esc(w.key)}</span>
     <ol class="fifo" aria-label="watch list of ${esc(w.key)}, oldest first">${w.entries.map((e) => `<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${esc(e.request ?? '')}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${esc(e.request ?? e.op)}${e.completed ? ' ✓' : ''}</li>`).join('')}
     ${w.total > w.entries.length ? `<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : ''}</ol>
     <span class="muted">${fmt(w.total)} ${w.total === 1 ? 'entry' : 'entries'}, ${fmt(w.completed)} completed not purged</span></div>`).join('');
@@ -20,7 +20,7 @@ function operations(p, now, selected) {
     const left = o.completed ? 'completed, not purged' : `${fmt(Math.max(0, o.expires_at_ms - now))} ms`;
     const parts = o.partitions.map((s) => `${esc(s.tp)}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? (o.completed ? '<span class="bad">REQUEST_TIMED_OUT (expired while acksPending)</span>' : '<span class="pending">acksPending</span>') : `<span class="ok">${esc(s.error)}</span>`}`).join('<br>');
     const slot = o.timer_slot ? `L${o.timer_slot[0] + 1} bucket ${o.timer_slot[1]}` : '-';
-    return `<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${esc(o.request)}">
+    return `<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${esc(o.request)}" data-story="request-${esc(o.request)}">
       <td><button class="link" data-select="${esc(o.request)}">${esc(o.request)}</button></td><td>${esc(o.op)}</td><td>${parts}</td><td>${left}</td><td>${slot}</td></tr>`;
   }).join('');
   const shown = Math.min(p.operations.length, MAX_ROWS);

@@ -1,0 +1,111 @@
+// Bundles the playground for the page and for authors who embed it (esbuild), into dist/:
+//
+//   dist/purgatory-playground.js     one ES module: the <purgatory-playground> element, its views,
+//                                    styles, curated scenarios and the wasm-bindgen glue
+//   dist/purgatory-playground.wasm   the broker model, found next to the module (import.meta.url)
+//   dist/purgatory-playground.html   the whole playground in one file, the wasm inlined: opens
+//                                    from file:// and on hosts that take a single file
+//
+// Needs www/pkg from `npm run build:wasm`. Prints each file's size, raw and gzipped.
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync, deflateRawSync } from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const GLUE = path.join(ROOT, 'www/pkg/purgatory_playground.js');
+const WASM = path.join(ROOT, 'www/pkg/purgatory_playground_bg.wasm');
+
+/**
+ * wasm-bindgen's glue keeps its instance in module variables; wrapped in a function, every call
+ * makes an independent set of bindings, so a playground whose instance trapped can get a fresh one.
+ */
+function glueAsFactory(text) {
+  const exported = [];
+  const body = text
+    .replace(/^export (class|function) (\w+)/gm, (_, kind, name) => { exported.push(name); return `${kind} ${name}`; })
+    .replace(/^export \{[^}]*\};?\s*$/gm, '');
+  if (!exported.includes('Playground')) throw new Error(`unexpected wasm-bindgen glue in ${GLUE}: no Playground export`);
+  return `export function createBindings() {\n${body}\nreturn { ${exported.join(', ')}, initSync };\n}\n`;
+}
+
+function plugins(wasmSourceCode) {
+  return [{
+    name: 'playground',
+    setup(b) {
+      b.onLoad({ filter: /purgatory_playground\.js$/ }, (args) => ({
+        contents: glueAsFactory(readFileSync(args.path, 'utf8')),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /^wasm-source$/ }, () => ({ path: 'wasm-source', namespace: 'virtual' }));
+      b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: wasmSourceCode, loader: 'js' }));
+    },
+  }];
+}
+
+const FETCHED = `export const wasmSource = () => fetch(new URL('./purgatory-playground.wasm', import.meta.url));`;
+
+function inlined(wasmBytes) {
+  const packed = deflateRawSync(wasmBytes, { level: 9 }).toString('base64');
+  return `const PACKED = ${JSON.stringify(packed)};
+export async function wasmSource() {
+  const bytes = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}`;
+}
+
+async function bundle(wasmSourceCode) {
+  const out = await build({
+    entryPoints: [path.join(ROOT, 'www/element.js')],
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    write: false,
+    target: ['chrome110', 'firefox115', 'safari16.4'],
+    loader: { '.css': 'text', '.json': 'json' },
+    legalComments: 'none',
+    plugins: plugins(wasmSourceCode),
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0].text;
+}
+
+function standalonePage(script) {
+  const safe = script.replace(/<\/(script)/gi, '<\\/$1');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Purgatory Playground: how Kafka answers acks=all</title>
+<link rel="icon" href="data:,">
+<style>html,body{margin:0;min-height:100%}body{background:Canvas}</style>
+</head>
+<body>
+<purgatory-playground layout="page" controls="full" views="all"></purgatory-playground>
+<noscript>This page runs a Kafka broker model in WebAssembly and needs JavaScript.</noscript>
+<script type="module">${safe}</script>
+</body>
+</html>
+`;
+}
+
+function report(file, bytes) {
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  console.log(`bundle: ${path.relative(ROOT, file)}: ${bytes.length.toLocaleString('en')} B, ${gz.toLocaleString('en')} B gzipped`);
+}
+
+const wasmBytes = readFileSync(WASM);
+mkdirSync(DIST, { recursive: true });
+const outputs = [
+  [path.join(DIST, 'purgatory-playground.js'), Buffer.from(await bundle(FETCHED))],
+  [path.join(DIST, 'purgatory-playground.html'), Buffer.from(standalonePage(await bundle(inlined(wasmBytes))))],
+];
+for (const [file, bytes] of outputs) writeFileSync(file, bytes);
+copyFileSync(WASM, path.join(DIST, 'purgatory-playground.wasm'));
+for (const [file, bytes] of outputs) report(file, bytes);
+report(path.join(DIST, 'purgatory-playground.wasm'), wasmBytes);

@@ -1,0 +1,391 @@
+// The playground's controls: the clock's buttons and keys, the produce form and the brokers'
+// buttons, the scenario picker, the menus (share, breakpoints, setup, legend), and the notices a
+// control raises (a fork to confirm, the end of a scenario). Every control acts through the app.
+import { SCENARIOS } from './scenarios.js';
+import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
+import { legendHtml } from './legend.js';
+import { fragmentFor, readSessionFile, download } from './share.js';
+import { fmt, esc } from './views/dom.js';
+
+const MAX_BURST = 5000;
+
+export class Controls {
+  constructor(app) {
+    this.app = app;
+    this.$ = app.$;
+    this.askFork = true;
+    this.filter = { text: '', kinds: new Set(['produce', 'purgatory', 'replication', 'isr']), only: null };
+    this.wire();
+  }
+
+  // ---- Wiring ------------------------------------------------------------------------------
+
+  wire() {
+    const root = this.app.root;
+    const on = (sel, ev, f) => root.querySelector(sel)?.addEventListener(ev, f);
+    root.addEventListener('click', (ev) => this.onClick(ev));
+    on('[data-testid="play"]', 'click', () => this.app.togglePlay());
+    on('[data-testid="step"]', 'click', () => this.app.stepForward());
+    on('[data-testid="step-back"]', 'click', () => this.app.stepBack());
+    on('[data-testid="restart"]', 'click', () => this.app.restart());
+    on('[data-testid="speed"]', 'change', (ev) => this.setSpeed(ev.target.value));
+    on('.produce-form', 'submit', (ev) => { ev.preventDefault(); this.produce(1); });
+    on('.burst-send', 'click', () => this.produce(Number(this.$('[name=burst]').value)));
+    on('.scenario-pick', 'change', (ev) => this.pick(ev.target.value));
+    on('.story-start', 'click', () => this.app.story.start());
+    on('.setup-form', 'submit', (ev) => { ev.preventDefault(); this.applySetup(); });
+    on('.setup-defaults', 'click', () => fillSetup(this.$('.setup-form'), PAGE_DEFAULTS));
+    on('[data-testid="copy-link"]', 'click', () => this.copyLink());
+    on('[data-testid="export-session"]', 'click', () => this.download('purgatory-session.json', this.app.sim.exportSession()));
+    on('[data-testid="export-result"]', 'click', () => this.download('purgatory-result.json', this.app.sim.result()));
+    on('[data-testid="import-session"]', 'change', (ev) => this.importFile(ev.target.files?.[0]));
+    root.querySelectorAll('[data-bp], [data-bp-answered], [data-bp-stall]').forEach((el) => el.addEventListener('change', () => this.applyBreakpoints()));
+    const filters = root.querySelectorAll('.log-filter input[type=checkbox]');
+    for (const c of filters) c.addEventListener('change', () => { this.filter.kinds = new Set([...filters].filter((x) => x.checked).map((x) => x.value)); this.app.refresh(); });
+    on('.log-text', 'input', (ev) => { this.filter.text = ev.target.value; this.app.refresh(); });
+    on('.log-only', 'click', () => { this.filter.only = null; this.app.refresh(); });
+    this.wireKeys();
+    this.wireDrop();
+    const pick = this.$('.scenario-pick');
+    if (pick) {
+      pick.innerHTML = `<option value="">Live session (you drive)</option>
+        <optgroup label="The spec's scenarios">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(([n, about]) => `<option value="${n}" title="${esc(about)}">${esc(label(n, about))}</option>`).join('')}</optgroup>
+        <optgroup label="More stories">${SCENARIOS.filter(([n]) => !n.startsWith('s')).map(([n, about]) => `<option value="${n}" title="${esc(about)}">${esc(label(n, about))}</option>`).join('')}</optgroup>`;
+    }
+    const legend = this.$('[data-panel="legend"]');
+    if (legend) legend.innerHTML = legendHtml();
+  }
+
+  wireKeys() {
+    const handler = (ev) => {
+      if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const t = ev.composedPath()[0];
+      if (t instanceof Element && t.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return;
+      const act = { p: () => this.app.togglePlay(), n: () => this.app.stepForward(), ']': () => this.app.stepForward(), '[': () => this.app.stepBack() }[ev.key];
+      if (ev.key === 'Escape') this.closeMenus();
+      if (!act || !this.app.sim) return;
+      ev.preventDefault();
+      act();
+    };
+    // The page owns the whole window's keys; an embedded playground only the keys typed in it.
+    if (this.app.opts.layout === 'page') window.addEventListener('keydown', handler);
+    else this.app.root.addEventListener('keydown', handler);
+  }
+
+  wireDrop() {
+    if (this.app.opts.controls !== 'full') return;
+    const root = this.app.root;
+    root.addEventListener('dragover', (ev) => { if (ev.dataTransfer?.types.includes('Files')) { ev.preventDefault(); root.classList.add('dropping'); } });
+    root.addEventListener('dragleave', () => root.classList.remove('dropping'));
+    root.addEventListener('drop', (ev) => {
+      root.classList.remove('dropping');
+      const file = ev.dataTransfer?.files?.[0];
+      if (!file) return;
+      ev.preventDefault();
+      this.importFile(file);
+    });
+  }
+
+  onClick(ev) {
+    const b = ev.target.closest('button');
+    if (!b || !this.app.root.contains(b)) {
+      if (!ev.target.closest('.menu')) this.closeMenus();
+      return;
+    }
+    if (b.dataset.cmd) this.act({ action: b.dataset.cmd, broker: Number(b.dataset.broker) });
+    else if (b.dataset.select) this.selectRequest(b.dataset.select);
+    else if (b.dataset.only) { this.filter.only = b.dataset.only; this.app.refresh(); }
+    else if (b.dataset.menu) this.toggleMenu(b.dataset.menu, b);
+    else if (b.dataset.legend) this.openLegend(b.dataset.legend, b);
+    else if (b.dataset.end === 'restart') this.app.restart();
+    else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.hideEnd(); this.app.ended = false; this.app.setPlaying(true); }
+    if (!b.closest('.menu') && !b.dataset.menu) this.closeMenus();
+  }
+
+  selectRequest(id) {
+    this.app.select(id);
+  }
+
+  // ---- Acting on the cluster ---------------------------------------------------------------
+
+  /**
+   * Sends a command; behind the end of the computed run it first asks, since acting there drops
+   * the future after the playhead (an undo brings it back).
+   */
+  act(cmd, then) {
+    const preview = this.app.sim.forkPreview();
+    if (preview && this.askFork && !this.app.story.active) {
+      const dropped = preview.user_actions_dropped;
+      const what = `${dropped ? `the ${dropped} action${dropped === 1 ? '' : 's'} you made after it and ` : ''}the run computed to ${fmt(preview.frontier_ms)} ms`;
+      this.confirm(`You are at ${fmt(preview.at_ms)} ms, in the past of this run. Acting here starts a new future from this instant and drops ${what}. Undo brings it back.`, () => this.run(cmd, then));
+      return;
+    }
+    this.run(cmd, then);
+  }
+
+  run(cmd, then) {
+    const err = this.$('.cmd-error');
+    try {
+      const done = this.app.command(cmd);
+      if (err) err.textContent = '';
+      then?.(done);
+      return done;
+    } catch (e) {
+      const text = String(e.message ?? e);
+      if (err) err.textContent = text;
+      else this.app.notice('bad', text);
+      return null;
+    }
+  }
+
+  confirm(text, yes) {
+    const box = this.$('.notices');
+    box.querySelector('.notice.confirm')?.remove();
+    const el = document.createElement('div');
+    el.className = 'notice confirm';
+    el.setAttribute('role', 'alertdialog');
+    el.setAttribute('aria-label', 'Start a new future?');
+    el.innerHTML = `<span>${esc(text)}</span> <button type="button" class="primary" data-testid="fork-confirm">Act here</button> <button type="button" data-testid="fork-cancel">Cancel</button> <label class="hint"><input type="checkbox" class="dont-ask"> don’t ask again</label>`;
+    box.append(el);
+    el.querySelector('[data-testid="fork-confirm"]').addEventListener('click', () => {
+      if (el.querySelector('.dont-ask').checked) this.askFork = false;
+      el.remove();
+      yes();
+    });
+    el.querySelector('[data-testid="fork-cancel"]').addEventListener('click', () => el.remove());
+    el.querySelector('[data-testid="fork-confirm"]').focus();
+  }
+
+  produce(times) {
+    const form = this.$('.produce-form');
+    const err = this.$('.cmd-error');
+    const acksRaw = form.acks.value;
+    const acks = acksRaw === 'all' ? -1 : Number(acksRaw);
+    if (!form.partitions) {
+      this.act({ action: 'produce', acks, records: [{ topic: this.topic(), partition: 0, count: 10 }] });
+      return;
+    }
+    const count = Number(form.count.value);
+    const timeout = form.timeout.value.trim();
+    const parts = form.partitions.value.trim().split(/[\s,]+/).filter(Boolean).map(Number);
+    const problem = !parts.length || parts.some((p) => !Number.isInteger(p) || p < 0) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
+      : !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.'
+        : timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).'
+          : !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null;
+    if (problem) {
+      err.textContent = problem;
+      return;
+    }
+    const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic: form.topic.value, partition: p, count })) };
+    if (timeout) cmd.timeout_ms = Number(timeout);
+    if (times === 1) {
+      this.act(cmd);
+      return;
+    }
+    // A burst: the first command may fork; the rest follow at the next instants.
+    this.act(cmd, (first) => {
+      for (let i = 1; first && i < times; i++) {
+        if (!this.run({ ...cmd })) break;
+      }
+    });
+  }
+
+  topic() {
+    return this.app.sim.setup().topics[0]?.name ?? 't';
+  }
+
+  // ---- Scenario, setup, import ---------------------------------------------------------------
+
+  async pick(name) {
+    const msg = name ? await this.app.open({ curated: name }) : await this.app.open({ live: PAGE_DEFAULTS });
+    if (msg) this.app.notice('bad', msg);
+    else if (this.app.opts.layout === 'page') this.app.host.syncUrl?.();
+  }
+
+  async applySetup() {
+    const form = this.$('.setup-form');
+    const { setup, error } = readSetup(form);
+    const msg = error ?? (await this.app.open({ live: setup }));
+    this.$('.setup-error').textContent = msg ?? '';
+    if (!msg) this.closeMenus();
+  }
+
+  async importFile(file) {
+    if (!file) return;
+    const out = this.$('.share-out');
+    try {
+      const text = await readSessionFile(file);
+      const msg = await this.app.open({ text }, { play: false });
+      if (msg) throw new Error(`${file.name}: ${msg}`);
+      this.app.notice('ok', `Opened ${file.name}.`);
+      this.closeMenus();
+    } catch (e) {
+      const text = `Could not open that file, and nothing was changed: ${e.message ?? e}`;
+      if (out) out.textContent = text;
+      this.app.notice('bad', text);
+    }
+  }
+
+  async copyLink() {
+    const app = this.app;
+    const out = this.$('.share-out');
+    const fragment = await fragmentFor({
+      exportText: app.sim.exportSession(),
+      curated: app.source?.curated ?? app.sim.curated,
+      userActions: app.sim.actions().filter((a) => a.by_user).length,
+      atMs: app.sim.nowMs,
+      selected: app.selected,
+    });
+    const url = new URL(location.href);
+    url.search = '';
+    url.hash = fragment;
+    if (app.opts.layout === 'page') history.replaceState(null, '', url);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url.href);
+      copied = true;
+    } catch { /* no clipboard permission: the link is in the address bar */ }
+    if (out) out.textContent = `${copied ? 'Copied' : 'The link is in the address bar'} (${fmt(url.href.length)} characters).`;
+  }
+
+  download(name, text) {
+    download(name, text);
+  }
+
+  // ---- Breakpoints, speed, menus -----------------------------------------------------------
+
+  applyBreakpoints() {
+    const root = this.app.root;
+    const spec = {};
+    for (const box of root.querySelectorAll('[data-bp]')) {
+      if (!box.checked) continue;
+      const name = box.dataset.bp;
+      if (name === 'answered') spec.answered = root.querySelector('[data-bp-answered]').value;
+      else if (name === 'hw_stalled_ms') spec.hw_stalled_ms = Number(root.querySelector('[data-bp-stall]').value);
+      else spec[name] = true;
+    }
+    const err = this.$('.bp-error');
+    try {
+      this.app.sim.setBreakpoints(spec);
+      if (err) err.textContent = '';
+    } catch (e) {
+      if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, 'HW stalled for');
+    }
+  }
+
+  setSpeed(value) {
+    this.app.clock.speed = value === 'auto' ? 'auto' : Number(value);
+    this.updateSpeed();
+  }
+
+  /** The speed menu shows the clock's speed (a story or an attribute may have set it). */
+  updateSpeedPick() {
+    const pick = this.$('[data-testid="speed"]');
+    if (!pick) return;
+    const value = String(this.app.clock.speed);
+    if (![...pick.options].some((o) => o.value === value)) pick.insertAdjacentHTML('beforeend', `<option value="${esc(value)}">${esc(value)}×</option>`);
+    pick.value = value;
+  }
+
+  toggleMenu(name, button) {
+    const panel = this.$(`[data-panel="${name}"]`);
+    if (!panel) return;
+    const open = panel.hidden;
+    this.closeMenus();
+    if (!open) return;
+    panel.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    if (name === 'setup') fillSetup(this.$('.setup-form'), this.app.sim.setup());
+    panel.querySelector('button, input, select, a[href]')?.focus();
+  }
+
+  openLegend(section, button) {
+    const panel = this.$('[data-panel="legend"]');
+    if (!panel) return;
+    this.closeMenus();
+    panel.hidden = false;
+    button?.setAttribute('aria-expanded', 'true');
+    const target = panel.querySelector(`[data-section="${section}"]`);
+    target?.scrollIntoView({ block: 'nearest' });
+    (target ?? panel).querySelector('h4')?.setAttribute('tabindex', '-1');
+    (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus();
+  }
+
+  closeMenus() {
+    for (const m of this.app.root.querySelectorAll('.menu')) m.hidden = true;
+    for (const b of this.app.root.querySelectorAll('[data-menu][aria-expanded="true"], [data-legend][aria-expanded="true"]')) b.setAttribute('aria-expanded', 'false');
+  }
+
+  logFilter() {
+    return this.filter;
+  }
+
+  // ---- What the controls show ----------------------------------------------------------------
+
+  onOpen() {
+    const app = this.app;
+    const sel = app.$('.produce-form select[name=topic]');
+    if (sel) sel.innerHTML = app.sim.setup().topics.map((t) => `<option>${esc(t.name)}</option>`).join('');
+    const pick = this.$('.scenario-pick');
+    if (pick) pick.value = app.source?.curated ?? '';
+    const storyBtn = this.$('.story-start');
+    if (storyBtn) storyBtn.hidden = !app.story.available();
+    this.hideEnd();
+    this.updateHash();
+    this.updateSpeedPick();
+    this.updatePlay();
+    this.applyBreakpoints();
+  }
+
+  updatePlay() {
+    const b = this.$('[data-testid="play"]');
+    if (!b) return;
+    const playing = this.app.clock.playing;
+    b.textContent = playing ? '❚❚ Pause' : '▶ Play';
+    b.setAttribute('aria-pressed', String(playing));
+    this.updateSpeed();
+  }
+
+  updateSpeed() {
+    const el = this.$('[data-testid="speed-now"]');
+    const text = this.app.speedText();
+    if (el && el.textContent !== text) el.textContent = text;
+  }
+
+  updateClock(snap) {
+    const now = this.$('[data-testid="now-ms"]');
+    if (now) now.textContent = String(snap.now_ms);
+    this.updateHash();
+  }
+
+  updateHash() {
+    const el = this.$('[data-testid="trace-hash"]');
+    if (!el) return;
+    const hash = this.app.sim?.traceHash;
+    const text = hash ?? 'computing…';
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  showEnd() {
+    const box = this.$('.notices');
+    if (box.querySelector('[data-testid="scenario-end"]')) return;
+    const el = document.createElement('div');
+    el.className = 'notice end';
+    el.dataset.testid = 'scenario-end';
+    el.setAttribute('role', 'status');
+    const horizon = this.app.sim.runUntilMs;
+    el.innerHTML = `<span>The scenario has reached its end (${fmt(horizon)} ms).</span> <button type="button" class="primary" data-end="restart">Restart it</button> <button type="button" data-end="live">Continue as a live session</button>`;
+    box.append(el);
+  }
+
+  hideEnd() {
+    this.$('.notices')?.querySelector('[data-testid="scenario-end"]')?.remove();
+  }
+}
+
+function label(name, about) {
+  const id = name.split('-')[0].toUpperCase().replace(/^X/, 'x');
+  const text = about.replace(/^S\d+\.\s*/, '').split(/:\s/)[0];
+  return `${id} · ${text}`;
+}
+

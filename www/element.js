@@ -1,0 +1,320 @@
+// <purgatory-playground>: the whole playground as one custom element, for the page and for
+// documentation. One script tag, then any number of elements; each has its own shadow root (no
+// style leaks in or out), its own session of the broker model, its own clock; they share the
+// compiled wasm module, which the script finds next to itself.
+//
+//   <purgatory-playground scenario="s03-stalled-follower-completes-at-isr-shrink"
+//                         views="cluster,purgatory" controls="minimal" autoplay></purgatory-playground>
+//
+// Attributes (README: "Embedding"): scenario | src | an inline <script type="application/json">
+// child, views, controls, autoplay, speed, loop, theme, height, story, layout. A bad value is
+// reported in the element (and on the console) and its default is used; nothing else breaks.
+import STYLE from './style.css';
+import { PlaygroundApp } from './app.js';
+import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
+import { PAGE_DEFAULTS } from './setup-form.js';
+import { curated, fetchScenarioText } from './scenarios.js';
+import { readFragment } from './share.js';
+import { esc } from './views/dom.js';
+
+const SPEED_MAX = 100000;
+const THEMES = ['auto', 'light', 'dark'];
+const CSS_LENGTH = /^\d+(\.\d+)?(px|rem|em|vh|svh|dvh|%)$/;
+/** Attributes whose change rebuilds the markup (and reopens the session where it was). */
+const LAYOUT_ATTRS = ['views', 'controls', 'layout'];
+/** Attributes whose change opens another session. */
+const SOURCE_ATTRS = ['scenario', 'src'];
+
+function parseOptions(el) {
+  const problems = [];
+  const layout = el.getAttribute('layout') === 'page' ? 'page' : 'embed';
+  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) problems.push(`layout="${el.getAttribute('layout')}" is not page or embed`);
+  let views = layout === 'page' ? VIEWS.slice() : DEFAULT_VIEWS.slice();
+  const rawViews = el.getAttribute('views');
+  if (rawViews != null) {
+    const asked = rawViews.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean).map((v) => (v === 'code-path' ? 'codepath' : v));
+    if (asked.includes('all')) views = VIEWS.slice();
+    else {
+      const unknown = asked.filter((v) => !VIEWS.includes(v));
+      if (unknown.length) problems.push(`views: ${unknown.map((v) => `"${v}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a view (${VIEWS.join(', ')}, all)`);
+      const known = asked.filter((v) => VIEWS.includes(v));
+      if (known.length) views = VIEWS.filter((v) => known.includes(v));
+    }
+  }
+  let controls = layout === 'page' ? 'full' : 'minimal';
+  const rawControls = el.getAttribute('controls');
+  if (rawControls != null) {
+    if (CONTROLS.includes(rawControls)) controls = rawControls;
+    else problems.push(`controls="${rawControls}" is not one of ${CONTROLS.join(', ')}`);
+  }
+  let speed = 'auto';
+  const rawSpeed = el.getAttribute('speed');
+  if (rawSpeed != null && rawSpeed !== 'auto') {
+    const n = Number(rawSpeed);
+    if (Number.isFinite(n) && n > 0 && n <= SPEED_MAX) speed = n;
+    else problems.push(`speed="${rawSpeed}" is not auto or a number of simulated ms per wall ms (0 < speed ≤ ${SPEED_MAX})`);
+  }
+  const theme = el.getAttribute('theme') ?? 'auto';
+  if (!THEMES.includes(theme)) problems.push(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
+  const height = el.getAttribute('height');
+  if (height != null && !CSS_LENGTH.test(height)) problems.push(`height="${height}" is not a length such as 480px or 30rem`);
+  return {
+    problems,
+    opts: {
+      layout,
+      views,
+      controls,
+      speed,
+      loop: el.hasAttribute('loop'),
+      autoplay: el.hasAttribute('autoplay'),
+      story: el.hasAttribute('story'),
+      theme: THEMES.includes(theme) ? theme : 'auto',
+      height: height != null && CSS_LENGTH.test(height) ? height : null,
+    },
+  };
+}
+
+export class PurgatoryPlayground extends HTMLElement {
+  static get observedAttributes() {
+    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story'];
+  }
+
+  constructor() {
+    super();
+    this.shadow = this.attachShadow({ mode: 'open' });
+    this.app = null;
+    this.connected = false;
+    this.visible = true;
+    this.generation = 0;
+  }
+
+  connectedCallback() {
+    if (this.connected) return;
+    this.connected = true;
+    this.mount().catch((e) => this.fail(e));
+    this.observer = new IntersectionObserver((entries) => {
+      this.visible = entries.some((e) => e.isIntersecting);
+      this.updateRunning();
+    });
+    this.observer.observe(this);
+    this.onVisibility = () => this.updateRunning();
+    document.addEventListener('visibilitychange', this.onVisibility);
+  }
+
+  disconnectedCallback() {
+    this.connected = false;
+    this.observer?.disconnect();
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    this.app?.destroy();
+    this.app = null;
+    this.removeAttribute('ready');
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.app || old === value) return;
+    if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
+    else if (LAYOUT_ATTRS.includes(name)) this.remount();
+    else this.applyLight();
+  }
+
+  /**
+   * Builds the markup and opens the session the attributes name, or `saved` (`{text, at,
+   * selected}`: the session a remount keeps, reopened at its instant).
+   */
+  async mount(saved = null) {
+    const gen = ++this.generation;
+    const { opts, problems } = parseOptions(this);
+    this.opts = opts;
+    this.shadow.innerHTML = `<style>${STYLE}</style><div class="host-root"></div>`;
+    this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
+    this.applyLight(problems);
+    const restore = saved && { source: { text: saved.text, label: 'this session' }, at: saved.at, selected: saved.selected, play: false };
+    await this.openSource(gen, restore);
+  }
+
+  /** Rebuilds the markup for new views, controls or layout, keeping the session and its instant. */
+  remount() {
+    const saved = this.app?.sim ? { text: this.app.sim.exportSession(), at: this.app.sim.nowMs, selected: this.app.selected } : null;
+    this.app?.destroy();
+    this.app = null;
+    this.removeAttribute('ready');
+    this.mount(saved).catch((e) => this.fail(e));
+  }
+
+  /** Speed, loop, theme and height: applied without reopening anything. */
+  applyLight(problems = parseOptions(this).problems) {
+    const { opts } = parseOptions(this);
+    const app = this.app;
+    if (!app) return;
+    Object.assign(app.opts, { loop: opts.loop, speed: opts.speed });
+    app.clock.speed = opts.speed;
+    const pp = this.shadow.querySelector('.pp');
+    pp.dataset.theme = opts.theme;
+    this.style.setProperty('--pp-height', opts.height ?? 'auto');
+    pp.classList.toggle('fixed-height', !!opts.height);
+    this.report(problems);
+  }
+
+  /** Shows bad attributes in the element and on the console (once per distinct message). */
+  report(problems) {
+    const box = this.shadow.querySelector('.attr-problems') ?? (() => {
+      const p = document.createElement('div');
+      p.className = 'attr-problems';
+      p.setAttribute('role', 'alert');
+      this.shadow.querySelector('.pp').prepend(p);
+      return p;
+    })();
+    box.innerHTML = problems.map((m) => `<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${esc(m)}; using the default.</p>`).join('');
+    this.reported ??= new Set();
+    for (const m of problems) {
+      if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}; using the default.`);
+      this.reported.add(m);
+    }
+  }
+
+  /** Which session to open: the link (page layout), scenario, src, an inline child, or live. */
+  async resolveSource() {
+    if (this.opts.layout === 'page') {
+      const fromLink = await this.fromLocation();
+      if (fromLink) return fromLink;
+    }
+    const name = this.getAttribute('scenario');
+    if (name) {
+      if (!curated(name)) throw new SourceError(`scenario="${name}" is not a curated scenario (try s03-stalled-follower-completes-at-isr-shrink)`);
+      return { source: { curated: name } };
+    }
+    const src = this.getAttribute('src');
+    if (src) {
+      let text;
+      try {
+        text = await fetchScenarioText(new URL(src, document.baseURI).href);
+      } catch (e) {
+        throw new SourceError(`src="${src}" could not be loaded: ${e.message ?? e}`);
+      }
+      return { source: { text, label: src } };
+    }
+    const inline = this.querySelector('script[type="application/json"]');
+    if (inline) return { source: { text: inline.textContent, label: 'the inline scenario' } };
+    return { source: { live: PAGE_DEFAULTS } };
+  }
+
+  /** The full page reads its session from the link: #session=, #scenario=…&t=…, or ?scenario=. */
+  async fromLocation() {
+    const params = new URLSearchParams(location.search);
+    if (params.has('story')) this.opts.story = true;
+    try {
+      const frag = await readFragment(location.hash);
+      if (frag?.text) return { source: { text: frag.text, label: 'the link' } };
+      if (frag?.curated) {
+        if (!curated(frag.curated)) throw new Error(`the link names scenario "${frag.curated}", which does not exist`);
+        return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected };
+      }
+    } catch (e) {
+      this.linkProblem = `This link could not be opened (${e.message ?? e}); showing a live session instead.`;
+      return null;
+    }
+    const name = params.get('scenario');
+    if (name && !curated(name)) {
+      this.linkProblem = `There is no scenario called “${name}”; showing a live session instead.`;
+      return null;
+    }
+    return name ? { source: { curated: name } } : null;
+  }
+
+  async openSource(gen = ++this.generation, restore = null) {
+    const app = this.app;
+    let plan;
+    try {
+      plan = restore ?? (await this.resolveSource());
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      this.report([...parseOptions(this).problems, e.message]);
+      plan = { source: { live: PAGE_DEFAULTS } };
+    }
+    if (gen !== this.generation || app !== this.app) return;
+    const play = plan.play ?? (this.opts.autoplay || (plan.source.live != null && this.opts.layout === 'page'));
+    let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !this.opts.story });
+    if (error && !plan.source.live) {
+      this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}`]);
+      error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
+    }
+    if (error) throw new Error(error);
+    if (this.linkProblem) {
+      app.notice('bad', this.linkProblem);
+      this.linkProblem = null;
+    }
+    if (this.opts.story && app.story.available()) app.story.start();
+    else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
+      app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory until the ISR shrinks or its timeout passes. Or pick a scenario.');
+    }
+    this.updateRunning();
+    this.setAttribute('ready', '');
+    performance.mark?.('playground-ready');
+    app.emit('ready', { scenario: app.source?.curated ?? null, at_ms: app.sim.nowMs });
+  }
+
+  /** The clock runs only while the element is on screen and the tab is visible. */
+  updateRunning() {
+    const app = this.app;
+    if (!app?.sim) return;
+    if (this.visible && document.visibilityState !== 'hidden') app.clock.start();
+    else app.clock.stop();
+  }
+
+  /** After a page-layout session changes, the address bar names it (the scenario, or nothing). */
+  syncUrl() {
+    if (this.opts.layout !== 'page') return;
+    const url = new URL(location.href);
+    url.hash = '';
+    const name = this.app.source?.curated;
+    if (name) url.search = `?scenario=${encodeURIComponent(name)}`;
+    else url.search = '';
+    history.replaceState(null, '', url);
+  }
+
+  fail(e) {
+    console.error('<purgatory-playground> could not start:', e);
+    const msg = String(e && e.message ? e.message : e);
+    const hint = location.protocol === 'file:' ? ' Pages opened from file:// cannot fetch the .wasm: serve the folder over HTTP, or use the self-contained purgatory-playground.html.' : '';
+    this.shadow.innerHTML = `<style>${STYLE}</style><div class="pp"><p class="error fatal" role="alert" data-testid="start-error">The playground could not start: ${esc(msg)}.${esc(hint)}</p></div>`;
+  }
+
+  // ---- The JS API (README: "Embedding") --------------------------------------------------------
+
+  get nowMs() { return this.app?.sim?.nowMs ?? 0; }
+  get playing() { return !!this.app?.clock.playing; }
+  play() { this.app?.setPlaying(true); }
+  pause() { this.app?.setPlaying(false); }
+  step() { this.app?.stepForward(); }
+  stepBack() { this.app?.stepBack(); }
+  restart() { this.app?.restart(); }
+
+  /** Moves the playhead to `ms` (a whole number ≥ 0). Throws on anything else. */
+  seek(ms) {
+    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${JSON.stringify(ms)}`);
+    this.requireOpen('seek');
+    this.app.computeUntil(ms);
+    this.app.seek(ms);
+  }
+
+  /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */
+  command(action) {
+    if (!action || typeof action !== 'object' || Array.isArray(action)) throw new TypeError('command(action): action must be an object such as {action: "pause_follower", broker: 2}');
+    this.requireOpen('command');
+    return this.app.command(action);
+  }
+
+  /** The session as a scenario file (its text), to save or to open elsewhere. */
+  exportSession() {
+    this.requireOpen('exportSession');
+    return this.app.sim.exportSession();
+  }
+
+  requireOpen(what) {
+    if (!this.app?.sim) throw new Error(`${what}: the playground is not ready yet (wait for its "ready" event)`);
+  }
+}
+
+class SourceError extends Error {}
+
+if (!customElements.get('purgatory-playground')) customElements.define('purgatory-playground', PurgatoryPlayground);

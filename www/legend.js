@@ -1,0 +1,62 @@
+// The legend: what every mark on the playground means, in one place reachable from every panel
+// (each panel's "?" opens it at its section), so nothing is explained only in a hover tooltip.
+
+const item = (swatch, text) => `<li><span class="sw">${swatch}</span><span>${text}</span></li>`;
+
+const SECTIONS = [
+  ['cluster', 'Cluster', [
+    item('<span class="cell committed"></span>', 'a record below the high watermark (HW): committed, every in-sync replica has it, a consumer may read it'),
+    item('<span class="cell uncommitted"></span>', 'a record above the HW: appended here, not yet on every in-sync replica'),
+    item('<span class="hwm">HW 10</span>', 'the high watermark: offsets below it are committed'),
+    item('<span class="leo">LEO 12</span>', 'the log end offset: the next offset this replica will write'),
+    item('<span class="badge leader">leader</span>', 'the replica that takes produce requests for the partition'),
+    item('<span class="badge isr">ISR</span><span class="badge out">not in ISR</span>', 'whether the replica is in the committed in-sync replica set; acks=all waits for every member'),
+    item('<span class="badge fetching">fetching</span><span class="badge paused">paused</span><span class="badge crashed">crashed</span><span class="badge fenced">fenced</span>', 'a broker’s state: paused means alive and heart-beating but not fetching; fenced means the controller gave up on it'),
+    item('<span class="pending">shrink pending</span>', 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet'),
+    item('<span class="dot fetch"></span>', 'a follower’s fetch on its way to the leader'),
+    item('<span class="dot fetch_response"></span>', 'the leader’s fetch response (records, and its HW) on its way back'),
+    item('<span class="dot metadata"></span>', 'a controller decision (new ISR, new leader) reaching a broker; an AlterPartition on its way'),
+  ]],
+  ['purgatory', 'Produce purgatory', [
+    item('<span class="op waiting">p1</span>', 'a DelayedProduce waiting on a partition’s watch list (FIFO, oldest first)'),
+    item('<span class="op done">p1 ✓</span>', 'completed, still on the list: garbage until a purge or the next checkAndComplete on that key takes it off'),
+    item('<span class="gbar"><span style="width:40%"></span></span>', 'completed entries against the purge interval: the reaper purges when estimated − delayed exceeds it'),
+    item('<b>PurgatorySize</b>', 'entries on all watch lists (a request on two partitions counts twice; completed ones until purged)'),
+    item('<b>NumDelayedOperations</b>', 'requests still waiting'),
+  ]],
+  ['wheel', 'Timing wheel', [
+    item('<span class="bucket full">3</span>', 'a bucket holding that many timeouts; it is due at the start of its span, and its entries then fire or move to a finer level (cascade)'),
+    item('<span class="bucket queued"></span>', 'a bucket still queued for its time whose entries left: their requests completed, and each completion cancelled its timer entry'),
+    item('<span class="bucket cur"></span>', 'the bucket the level’s clock is in (the current time rounded down to the level’s tick)'),
+    item('<span class="bucket sel">1</span>', 'the bucket holding the selected request’s timeout'),
+  ]],
+  ['codepath', 'Code path', [
+    item('<span class="step done">done</span>', 'a step the request has been through'),
+    item('<span class="step current">now</span>', 'the step it is at now'),
+    item('<span class="step skipped">skipped</span>', 'a step its path did not take (a request answered at once never waits)'),
+  ]],
+  ['responses', 'Outcomes', [
+    item('<span class="outcome NONE">NONE</span>', 'success: for acks=all, every in-sync replica has the records'),
+    item('<span class="outcome REQUEST_TIMED_OUT">REQUEST_TIMED_OUT</span>', 'the timeout passed while waiting; the records may still be committed later'),
+    item('<span class="outcome NOT_ENOUGH_REPLICAS">NOT_ENOUGH_REPLICAS</span>', 'the ISR was below min.insync.replicas before the append: nothing written'),
+    item('<span class="outcome NOT_LEADER_OR_FOLLOWER">NOT_LEADER_OR_FOLLOWER</span>', 'the broker stopped leading the partition'),
+    item('<span class="outcome other">other errors</span>', 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection'),
+    item('<span class="outcome waiting">waiting</span>', 'no answer yet'),
+  ]],
+  ['timeline', 'Timeline', [
+    item('<span class="mk produce"></span>', 'a produce request sent'),
+    item('<span class="mk answered"></span><span class="mk failed"></span><span class="mk expired"></span>', 'answered NONE, answered with an error, expired'),
+    item('<span class="mk hw"></span>', 'the HW moved'),
+    item('<span class="mk isr"></span>', 'an ISR change proposed or committed'),
+    item('<span class="mk fence"></span>', 'fencing, elections'),
+    item('<span class="mk action"></span>', 'an action: a pause, a crash, a restart (yours are ringed)'),
+    item('<span class="mk purge"></span>', 'a purge'),
+  ]],
+];
+
+export function legendHtml() {
+  return `<h3>Legend</h3>${SECTIONS.map(([key, title, items]) => `<section data-section="${key}"><h4>${title}</h4><ul>${items.join('')}</ul></section>`).join('')}
+  <section data-section="log"><h4>Event log</h4><p>One line per event of the causal trace, in Kafka’s words. Lines that repeat while nothing changes (idle fetches) fold into one with a count; click a request to see only its lines.</p></section>
+  <section data-section="metrics"><h4>Metrics</h4><p>Each plot is a step plot of the gauge’s exact value at every change (from the trace, not sampled per frame); the shaded band shows the lowest and highest value within each pixel.</p></section>
+  <section data-section="keys"><h4>Keys</h4><p><kbd>p</kbd> play / pause · <kbd>n</kbd> or <kbd>]</kbd> step forward · <kbd>[</kbd> step back · on the timeline: arrows move 1 ms (Shift: 100 ms), Page Up / Down jump between markers, Home / End.</p></section>`;
+}

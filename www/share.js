@@ -1,0 +1,89 @@
+// A session in a link and in a file. The link's fragment holds the whole session (setup, every
+// action with its time, the instant, the selected request) as the exported scenario text,
+// deflated (the browser's CompressionStream) and base64url-encoded; a curated scenario with no
+// actions of the person's own stays short: `#scenario=NAME&t=MS&sel=ID`.
+
+const MAX_FRAGMENT_CHARS = 2_000_000;
+
+function toBase64Url(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link is damaged: it holds characters a session link never has');
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  let bin;
+  try {
+    bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  } catch {
+    throw new Error('the link is damaged: its session is not valid base64');
+  }
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+async function pipe(bytes, stream) {
+  const out = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+/** The fragment (without `#`) for a session: short for an untouched curated scenario. */
+export async function fragmentFor({ exportText, curated, userActions, atMs, selected }) {
+  if (curated && userActions === 0) {
+    const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
+    if (selected) p.set('sel', selected);
+    return p.toString();
+  }
+  const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
+  return `session=${toBase64Url(packed)}`;
+}
+
+/**
+ * Reads a fragment: `{curated, at, selected}`, `{text}` (a saved session's scenario text), or
+ * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
+ */
+export async function readFragment(hash) {
+  const raw = hash.replace(/^#/, '');
+  if (!raw) return null;
+  if (raw.length > MAX_FRAGMENT_CHARS) throw new Error('the link is too long to be a session link');
+  const p = new URLSearchParams(raw);
+  if (p.has('session')) {
+    const bytes = fromBase64Url(p.get('session'));
+    let text;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(bytes, new DecompressionStream('deflate-raw')));
+    } catch {
+      throw new Error('the link is damaged: its session does not decompress (was it cut short when copied?)');
+    }
+    return { text };
+  }
+  if (p.has('scenario')) {
+    const t = p.get('t');
+    const at = t == null ? null : Number(t);
+    if (t != null && !(Number.isInteger(at) && at >= 0)) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
+    return { curated: p.get('scenario'), at, selected: p.get('sel') };
+  }
+  return null;
+}
+
+/** Offers `text` as a file download. */
+export function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** A file's text, refusing what cannot be a session (too big, not text). */
+export async function readSessionFile(file) {
+  if (file.size > 64 * 1024 * 1024) throw new Error(`${file.name} is ${file.size.toLocaleString('en')} bytes; a session file is at most 64 MB`);
+  const text = await file.text();
+  if (!text.trim().startsWith('{')) throw new Error(`${file.name} is not a session file (a session file is a JSON scenario)`);
+  return text;
+}

@@ -1,0 +1,170 @@
+// A scenario's guided story: its captions (the scenario's optional `story` field), one at a time.
+// "Next" plays the run at the story pace up to the next caption's instant and holds there; "Back"
+// jumps to the previous caption's instant. Each caption points at a panel (and an element in it)
+// and can follow a request in the code path. Scrubbing the timeline meanwhile shows the caption
+// of the instant reached, so the story and the playhead never disagree.
+import { esc, fmt } from './views/dom.js';
+
+export class Story {
+  /** @param {import('./app.js').PlaygroundApp} app */
+  constructor(app) {
+    this.app = app;
+    this.steps = [];
+    this.index = -1;
+    this.active = false;
+    /** The instant "Next" is playing to, or null. */
+    this.stopAt = null;
+    this.box = app.$('.story');
+    this.box?.addEventListener('click', (ev) => {
+      const b = ev.target.closest('button[data-story-go]');
+      if (!b) return;
+      const go = b.dataset.storyGo;
+      if (go === 'next') this.next();
+      else if (go === 'back') this.back();
+      else if (go === 'close') this.stop();
+    });
+  }
+
+  onOpen() {
+    this.stop();
+    this.steps = this.app.guard(() => this.app.sim.story()) ?? [];
+  }
+
+  available() {
+    return this.steps.length > 0;
+  }
+
+  /** Starts the story from its first caption. */
+  start() {
+    if (!this.available() || !this.box) return;
+    this.active = true;
+    this.index = -1;
+    this.app.clock.speed = 'auto';
+    this.app.controls.updateSpeedPick?.();
+    if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.seek(0);
+    this.goTo(0);
+    this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
+  }
+
+  stop() {
+    this.active = false;
+    this.stopAt = null;
+    this.index = -1;
+    if (this.box) {
+      this.box.hidden = true;
+      this.box.innerHTML = '';
+    }
+    this.highlight(null);
+  }
+
+  next() {
+    if (this.index + 1 < this.steps.length) this.goTo(this.index + 1);
+    else {
+      // After the last caption: the rest of the run, at the story pace.
+      this.stopAt = null;
+      this.app.setPlaying(true);
+      this.render(this.index, 'The story is over: the run plays on to its end. Scrub the timeline to look again at any instant.');
+    }
+  }
+
+  back() {
+    if (this.index > 0) this.goTo(this.index - 1);
+    else if (this.index === 0) this.goTo(0);
+  }
+
+  /** Plays (or jumps back) to caption `i`'s instant. */
+  goTo(i) {
+    const at = this.steps[i].at_ms;
+    const now = this.app.sim.nowMs;
+    if (now >= at) {
+      this.stopAt = null;
+      this.app.setPlaying(false);
+      if (now > at) this.app.seek(at);
+      this.show(i);
+      return;
+    }
+    this.stopAt = at;
+    this.index = i - 1;
+    this.render(i - 1, `Playing to ${fmt(at)} ms…`);
+    this.app.setPlaying(true);
+  }
+
+  /** How many ms the clock may run now without passing the caption it plays to. */
+  clamp(ms) {
+    if (this.stopAt == null) return ms;
+    return Math.max(0, Math.min(ms, this.stopAt - this.app.sim.nowMs));
+  }
+
+  /** Called after the clock ran: holds at the caption's instant when it is reached. */
+  reached(now) {
+    if (this.stopAt == null || now < this.stopAt) return false;
+    const i = this.steps.findIndex((s) => s.at_ms === this.stopAt);
+    this.stopAt = null;
+    this.app.setPlaying(false);
+    this.show(i);
+    return true;
+  }
+
+  /** After a seek or a step by hand: the caption of the instant reached. */
+  follow() {
+    if (!this.active || this.stopAt != null) return;
+    const now = this.app.sim.nowMs;
+    let i = -1;
+    this.steps.forEach((s, k) => { if (s.at_ms <= now) i = k; });
+    if (i !== this.index) {
+      if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
+      else this.show(i);
+    }
+  }
+
+  show(i) {
+    this.index = i;
+    const step = this.steps[i];
+    if (step.request) this.app.select(step.request);
+    this.render(i);
+    this.highlight(step);
+  }
+
+  render(i, status = null) {
+    if (!this.box) return;
+    const step = this.steps[i];
+    const n = this.steps.length;
+    const last = i === n - 1;
+    const caption = status ?? step?.caption ?? '';
+    this.box.hidden = false;
+    this.box.innerHTML = `<div class="story-card" role="region" aria-label="Guided story">
+      <p class="story-progress" data-testid="story-progress">${i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`}</p>
+      <p class="story-caption" data-testid="story-caption" aria-live="polite">${esc(caption)}</p>
+      <div class="story-buttons">
+        <button type="button" data-story-go="back" data-testid="story-back" ${i <= 0 ? 'disabled' : ''}>◀ Back</button>
+        <button type="button" class="primary" data-story-go="next" data-testid="story-next">${last ? 'Play to the end ▶' : 'Next ▶'}</button>
+        <button type="button" data-story-go="close" data-testid="story-close" aria-label="Close the story">×</button>
+      </div>
+    </div>`;
+  }
+
+  /** Marks the caption's panel and element; scrolls them into view on the full page. */
+  highlight(step) {
+    const root = this.app.root;
+    for (const el of root.querySelectorAll('.story-focus')) el.classList.remove('story-focus');
+    if (!step) return;
+    const panel = root.querySelector(`[data-story="panel-${step.look_at}"]`);
+    if (!panel) return;
+    panel.classList.add('story-focus');
+    const target = step.target ? panel.querySelector(`[data-story="${CSS.escape(step.target)}"]`) : null;
+    target?.classList.add('story-focus');
+    this.focusTarget = step.target ?? null;
+    if (this.app.opts.layout === 'page') {
+      const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
+      (target ?? panel).scrollIntoView({ block: 'nearest', behavior });
+    }
+  }
+
+  /** Views redraw their markup; the caption's element gets its mark back after each redraw. */
+  reapply() {
+    if (!this.active || this.index < 0 || !this.focusTarget) return;
+    const step = this.steps[this.index];
+    const panel = this.app.root.querySelector(`[data-story="panel-${step.look_at}"]`);
+    panel?.querySelector(`[data-story="${CSS.escape(this.focusTarget)}"]`)?.classList.add('story-focus');
+  }
+}

@@ -1,0 +1,170 @@
+// The markup of one playground, built from its options: which views it shows and which controls.
+// The full page is the same element with every view and every control; an embedded one usually
+// shows a few views and the clock's buttons. Panels carry `data-testid="panel-NAME"`; controls
+// keep the page's test ids.
+import { SETUP_FIELDS } from './setup-form.js';
+
+/** Every view, in the order the page lays them out. */
+export const VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics'];
+export const DEFAULT_VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel'];
+export const CONTROLS = ['full', 'minimal', 'none'];
+
+const PANELS = {
+  cluster: ['Cluster', 'Brokers, each partition’s replica logs with the high watermark (HW), the ISR, and the messages on the wire.'],
+  purgatory: ['Produce purgatory', 'Requests waiting for acks=all: the watch list of each partition, in order, and each DelayedProduce.'],
+  wheel: ['Timing wheel', 'Where each waiting request’s timeout sits: 1 ms buckets, and coarser levels for later deadlines.'],
+  codepath: ['Code path', 'One request through the broker’s code, step by step, with the values that decided each step.'],
+  responses: ['Responses', 'What each producer got back, and when.'],
+  log: ['Event log', 'Everything that happened, newest last, in the words of Kafka’s source.'],
+  metrics: ['Metrics', 'The purgatory’s gauges at every change, and the produce latency by acks.'],
+};
+
+const SPEEDS = [
+  ['auto', 'auto'],
+  ['0.01', '0.01×'],
+  ['0.05', '0.05×'],
+  ['0.2', '0.2×'],
+  ['1', '1× (real time)'],
+  ['10', '10×'],
+  ['100', '100×'],
+  ['1000', '1,000×'],
+];
+
+/** Inline icons: the page's fonts may lack the media-control glyphs. */
+const icon = (d) => `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="${d}"/></svg>`;
+const ICONS = {
+  stepBack: icon('M3 3h2v10H3zM13 3v10L6 8z'),
+  step: icon('M11 3h2v10h-2zM3 3v10l7-5z'),
+  restart: icon('M8 3a5 5 0 1 1-4.9 6h2A3 3 0 1 0 8 5v2.5L4.5 4 8 .5z'),
+};
+
+const field = ([name, label, kafka, note]) => `<div class="field"><label for="f-${name}">${label}</label>
+  <input id="f-${name}" name="${name}" inputmode="numeric" autocomplete="off" aria-describedby="d-${name}">
+  <small id="d-${name}">${kafka}${note ? `; ${note}` : ''}</small></div>`;
+
+function panel(name, body, { wide = false } = {}) {
+  const [title, about] = PANELS[name];
+  return `<section class="panel ${name}${wide ? ' wide' : ''}" data-testid="panel-${name}" data-story="panel-${name}" aria-labelledby="h-${name}">
+  <header class="ph"><h2 id="h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
+  <p class="about">${about}</p>
+  ${body}
+</section>`;
+}
+
+const produceForm = (full) => `<form class="produce-form" aria-label="Send a produce request">
+  <label>acks <select name="acks" data-testid="acks">
+    <option value="all">all (-1)</option><option value="1">1</option><option value="0">0</option>${full ? '<option value="2">2 (invalid)</option>' : ''}
+  </select></label>
+  ${full ? `<label>topic <select name="topic"></select></label>
+  <label>partitions <input name="partitions" value="0" size="5" aria-describedby="h-parts"></label>
+  <label>records <input name="count" value="10" size="4" inputmode="numeric"></label>
+  <label>timeout <input name="timeout" value="" size="6" placeholder="30000" inputmode="numeric" aria-label="timeout (ms; empty for request.timeout.ms)"></label>` : ''}
+  <button type="submit" data-testid="produce" class="primary">Send</button>
+  ${full ? `<label class="burst">× <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size"></label><button type="button" class="burst-send" data-testid="burst">Send burst</button>` : ''}
+  <p id="h-parts" class="hint">${full ? 'Partitions: numbers such as “0” or “0, 1”; one that does not exist gets UNKNOWN_TOPIC_OR_PARTITION.' : ''}</p>
+  <p class="cmd-error error" role="alert" data-testid="command-error"></p>
+</form>`;
+
+const bodies = {
+  cluster: (opts) => `${opts.controls !== 'none' ? produceForm(opts.controls === 'full') : ''}
+    <div class="brokers" data-testid="brokers"></div>
+    <div class="partitions"></div>
+    <h3 class="net-h">On the wire</h3>
+    <div class="network"></div>`,
+  purgatory: () => `<p class="purg-totals gauges"></p><div class="purg-body"></div>`,
+  wheel: () => `<div class="wheel-body"></div><div class="wheel-changes"></div>
+    <details class="explain"><summary>How the wheel works</summary><div class="wheel-explain"></div></details>`,
+  codepath: () => `<div class="cp-body"></div>`,
+  responses: () => `<p class="resp-count"></p><ul class="resp-list"></ul>`,
+  log: () => `<div class="log-filter" role="group" aria-label="Show events of kind">
+      <label><input type="checkbox" value="produce" checked> produce</label>
+      <label><input type="checkbox" value="purgatory" checked> purgatory</label>
+      <label><input type="checkbox" value="replication" checked> HW &amp; replicas</label>
+      <label><input type="checkbox" value="isr" checked> ISR &amp; leaders</label>
+      <label><input type="checkbox" value="fetch"> fetches</label>
+      <label>find <input class="log-text" size="8" type="search"></label>
+      <button type="button" class="log-only" hidden></button>
+    </div>
+    <ol class="log-lines" role="log" aria-live="off" aria-label="Events, newest last"></ol>`,
+  metrics: () => `<div class="metrics-body"></div>`,
+};
+
+function toolbar(opts) {
+  const page = opts.layout === 'page';
+  const full = opts.controls === 'full';
+  const clock = opts.controls === 'none' ? '' : `<div class="clock-buttons" role="group" aria-label="Clock">
+      <button type="button" data-testid="step-back" aria-label="Step back one event ([)" title="Step back one event ([)">${ICONS.stepBack}</button>
+      <button type="button" data-testid="play" class="primary play" aria-pressed="false" title="Play / pause (p)">▶ Play</button>
+      <button type="button" data-testid="step" aria-label="Step to the next event (n or ])" title="Step to the next event (n, ])">${ICONS.step}</button>
+      <button type="button" data-testid="restart" aria-label="Restart from 0 ms" title="Restart from 0 ms">${ICONS.restart}</button>
+    </div>`;
+  const picker = full ? `<label class="pick">Scenario <select data-testid="scenario-pick" class="scenario-pick"></select></label>
+      <button type="button" data-testid="story-start" class="story-start" hidden>▶ Guided story</button>` : '';
+  const speed = full ? `<label class="speed" title="auto: the story pace (holds after each notable instant, slow motion, faster through quiet stretches); or a fixed number of simulated ms per wall ms">Speed <select data-testid="speed">${SPEEDS.map(([v, l]) => `<option value="${v}">${l}</option>`).join('')}</select></label>` : '';
+  const menus = full ? `<div class="menus">
+      <button type="button" class="menu-btn" data-menu="share" aria-expanded="false">Share</button>
+      <button type="button" class="menu-btn" data-menu="breakpoints" aria-expanded="false">Breakpoints</button>
+      <button type="button" class="menu-btn" data-menu="setup" aria-expanded="false">Setup</button>
+      <button type="button" class="menu-btn" data-menu="legend" data-testid="legend-open" aria-expanded="false">Legend</button>
+    </div>` : `<button type="button" class="menu-btn small" data-menu="legend" data-testid="legend-open" aria-expanded="false" aria-label="Legend">?</button>`;
+  return `<header class="bar" role="toolbar" aria-label="Playground controls">
+    ${page ? '<h1>Purgatory Playground <small>how Kafka answers acks=all</small></h1>' : ''}
+    ${picker}
+    ${clock}
+    <span class="clock" aria-label="simulated time"><span class="t-label">t =</span> <b data-testid="now-ms">0</b> <span class="unit">ms</span> <span class="speed-now" data-testid="speed-now"></span></span>
+    ${speed}
+    ${menus}
+    <span class="hash" title="A fingerprint of this run's whole trace (FNV-1a of its JSON Lines); the runner prints the same with --trace-hash">trace <code data-testid="trace-hash">…</code></span>
+  </header>`;
+}
+
+function menusMarkup(opts) {
+  const full = opts.controls === 'full';
+  const share = full ? `<div class="menu" data-panel="share" hidden role="dialog" aria-label="Share this session">
+      <h3>Share this moment</h3>
+      <p class="hint">The link holds the whole session (setup, every action, this instant, the selected request).</p>
+      <div class="row"><button type="button" data-testid="copy-link" class="primary">Copy link</button><button type="button" data-testid="export-session">Download session file</button></div>
+      <label class="import">Open a session file <input type="file" accept=".json,application/json" data-testid="import-session"></label>
+      <p class="hint">or drop one on the playground.</p>
+      <div class="row"><button type="button" data-testid="export-result">Result document</button></div>
+      <p class="share-out" role="status"></p>
+    </div>` : '';
+  const breakpoints = full ? `<div class="menu" data-panel="breakpoints" hidden role="dialog" aria-label="Breakpoints">
+      <h3>Pause when…</h3>
+      <label><input type="checkbox" data-testid="breakpoint-answered" data-bp="answered"> a request is answered <select data-bp-answered aria-label="which answers"><option value="any">any</option><option value="error">with an error</option></select></label>
+      <label><input type="checkbox" data-testid="breakpoint-expiry" data-bp="expiry"> a request expires on the timer</label>
+      <label><input type="checkbox" data-testid="breakpoint-isr-below-min" data-bp="isr_below_min"> the ISR drops below min.insync.replicas</label>
+      <label><input type="checkbox" data-testid="breakpoint-isr-change" data-bp="isr_change"> an ISR change is committed</label>
+      <label><input type="checkbox" data-testid="breakpoint-hw-stalled" data-bp="hw_stalled_ms"> the HW has not moved for <input data-bp-stall value="5000" size="6" inputmode="numeric" aria-label="milliseconds"> ms while requests wait</label>
+      <label><input type="checkbox" data-testid="breakpoint-leader-change" data-bp="leader_change"> a partition gets a new leader</label>
+      <label><input type="checkbox" data-testid="breakpoint-purge" data-bp="purge"> a purgatory is purged</label>
+      <p class="bp-error error" role="alert"></p>
+    </div>` : '';
+  const setup = full ? `<div class="menu wide" data-panel="setup" hidden role="dialog" aria-label="Cluster setup">
+      <h3>Cluster setup <small>(applying starts a new live session)</small></h3>
+      <form class="setup-form">${SETUP_FIELDS.map(field).join('')}
+        <div class="row"><button type="submit" class="primary">Start a live session</button><button type="button" class="setup-defaults">Page defaults</button></div>
+        <p class="setup-error error" role="alert"></p>
+      </form>
+    </div>` : '';
+  return `${share}${breakpoints}${setup}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
+}
+
+/** The instance's markup for `{views, controls, layout}`. */
+export function template(opts) {
+  const has = (v) => opts.views.includes(v);
+  const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics']
+    .filter(has)
+    .map((v) => panel(v, bodies[v](opts)))
+    .join('');
+  return `<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
+  ${opts.controls === 'none' ? '' : toolbar(opts)}
+  ${menusMarkup(opts)}
+  <div class="notices" aria-live="polite"></div>
+  ${has('timeline') ? '<div class="timeline-wrap" data-story="panel-timeline"></div>' : ''}
+  <div class="story" data-testid="story" hidden></div>
+  ${has('narration') ? '<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>' : ''}
+  <main class="grid">${panels}</main>
+  <p class="live-sr sr-only" aria-live="polite"></p>
+</div>`;
+}

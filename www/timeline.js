@@ -1,0 +1,194 @@
+// The timeline: the whole run on one line, with a marker at each notable instant (a request sent
+// or answered, the HW moving, an ISR change, a leader change, a purge, an action), the purgatory's
+// size under it, the part already computed, and the playhead. Drag or click to seek, click a
+// marker to jump to it; as a slider it takes the arrow keys (previous / next marker), Home and End.
+//
+// The markers and the gauge series come from the model (`markers`, `series`): exact, however long
+// the run, binned to the timeline's width so a one-millisecond peak still shows.
+import { esc, fmt } from './views/dom.js';
+
+/** Most markers drawn at once; the model keeps the most telling ones when there are more. */
+const MAX_MARKERS = 400;
+/** The markers and the series are fetched again at most this often while the run grows (wall ms). */
+const REFETCH_MS = 250;
+
+const KIND_CLASS = {
+  produce: 'm-produce', answered: 'm-ok', failed: 'm-bad', closed: 'm-bad', expired: 'm-bad',
+  hw: 'm-hw', isr_proposed: 'm-isr', isr_committed: 'm-isr', fenced: 'm-bad', unfenced: 'm-isr',
+  leader: 'm-isr', purge: 'm-purge', action: 'm-action',
+};
+
+export class Timeline {
+  /** @param {import('./app.js').PlaygroundApp} app @param {HTMLElement} wrap */
+  constructor(app, wrap) {
+    this.app = app;
+    this.wrap = wrap;
+    this.markers = [];
+    this.total = 0;
+    this.stale = true;
+    this.fetchedAt = -Infinity;
+    this.span = { from: 0, to: 1000 };
+    wrap.innerHTML = `<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
+        <svg class="tl-series" preserveAspectRatio="none" aria-hidden="true"><path/></svg>
+        <div class="tl-computed"></div>
+        <div class="tl-marks"></div>
+        <div class="tl-head"><span class="tl-head-label"></span></div>
+      </div>
+      <div class="tl-scale" aria-hidden="true"><span class="tl-from">0 ms</span><span class="tl-info"></span><span class="tl-to"></span></div>`;
+    this.el = wrap.querySelector('.tl');
+    this.wire();
+  }
+
+  wire() {
+    const el = this.el;
+    let dragging = false;
+    const msAt = (ev) => {
+      const r = el.getBoundingClientRect();
+      const x = Math.min(1, Math.max(0, (ev.clientX - r.left) / Math.max(1, r.width)));
+      return Math.round(this.span.from + x * (this.span.to - this.span.from));
+    };
+    const seekTo = (ms) => {
+      const limit = this.limitMs();
+      this.app.seek(Math.min(ms, limit));
+    };
+    el.addEventListener('pointerdown', (ev) => {
+      if (ev.button !== 0) return;
+      const mark = ev.target.closest('.tl-mark');
+      this.app.setPlaying(false);
+      if (mark) {
+        seekTo(Number(mark.dataset.at));
+        return;
+      }
+      dragging = true;
+      el.setPointerCapture?.(ev.pointerId);
+      seekTo(msAt(ev));
+    });
+    let pending = null;
+    el.addEventListener('pointermove', (ev) => {
+      if (!dragging) return;
+      // One seek per frame while dragging: a seek replays from the nearest checkpoint.
+      const first = pending === null;
+      pending = msAt(ev);
+      if (first) requestAnimationFrame(() => { const ms = pending; pending = null; if (ms != null) seekTo(ms); });
+    });
+    const end = () => { dragging = false; };
+    el.addEventListener('pointerup', end);
+    el.addEventListener('pointercancel', end);
+    el.addEventListener('keydown', (ev) => {
+      const keys = {
+        ArrowLeft: () => this.app.jumpMarker(-1),
+        ArrowRight: () => this.app.jumpMarker(1),
+        ArrowDown: () => this.app.jumpMarker(-1),
+        ArrowUp: () => this.app.jumpMarker(1),
+        Home: () => this.app.seek(0),
+        End: () => this.app.seek(this.limitMs()),
+        PageUp: () => this.app.seek(Math.max(0, this.app.sim.nowMs - this.step())),
+        PageDown: () => this.app.seek(Math.min(this.limitMs(), this.app.sim.nowMs + this.step())),
+      };
+      const act = keys[ev.key];
+      if (!act || !this.app.sim) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      this.app.setPlaying(false);
+      act();
+    });
+  }
+
+  /** A tenth of the visible span, for Page Up / Page Down. */
+  step() {
+    return Math.max(1, Math.round((this.span.to - this.span.from) / 10));
+  }
+
+  /** How far a seek may go: the end of a scenario, or what a live session has run so far. */
+  limitMs() {
+    const ext = this.app.sim.extent();
+    return ext.live ? ext.frontier_ms : ext.horizon_ms;
+  }
+
+  /** The run grew or changed (computed further, forked, undone): fetch markers again soon. */
+  invalidate() {
+    this.stale = true;
+  }
+
+  /** Moves the playhead to `now`, refetching markers when they are stale. */
+  update(now) {
+    const sim = this.app.sim;
+    if (!sim) return;
+    const wall = performance.now();
+    const ext = sim.extent();
+    const span = this.spanFor(ext);
+    if (span.to !== this.span.to || span.from !== this.span.from) this.stale = true;
+    this.span = span;
+    if (this.stale && wall - this.fetchedAt >= REFETCH_MS) {
+      this.stale = false;
+      this.fetchedAt = wall;
+      this.fetch(ext);
+    }
+    const pos = (ms) => `${(100 * (ms - span.from)) / Math.max(1, span.to - span.from)}%`;
+    this.el.querySelector('.tl-head').style.left = pos(now);
+    this.el.querySelector('.tl-head-label').textContent = `${fmt(now)} ms`;
+    this.el.querySelector('.tl-computed').style.width = pos(Math.min(ext.frontier_ms, span.to));
+    this.el.setAttribute('aria-valuenow', String(now));
+    this.el.setAttribute('aria-valuemax', String(span.to));
+    this.el.setAttribute('aria-valuetext', `${fmt(now)} ms of ${fmt(span.to)} ms`);
+  }
+
+  /** The span drawn: a scenario's whole run; a live session's run so far, with room ahead. */
+  spanFor(ext) {
+    if (!ext.live) return { from: 0, to: Math.max(1, ext.horizon_ms) };
+    const reach = Math.max(ext.frontier_ms, ext.now_ms, 1);
+    // Grows in steps so the markers do not creep left every frame.
+    const to = 2 ** Math.ceil(Math.log2(reach * 1.25 + 1000));
+    return { from: 0, to };
+  }
+
+  fetch(ext) {
+    const sim = this.app.sim;
+    const { from, to } = this.span;
+    const got = this.app.guard(() => sim.markers(from, to, MAX_MARKERS));
+    if (!got) return;
+    this.markers = got.markers;
+    this.total = got.total;
+    const width = Math.max(50, Math.round(this.el.clientWidth / 2) || 300);
+    const series = this.app.guard(() => sim.series(from, Math.min(to, ext.frontier_ms), width));
+    this.drawMarks();
+    this.drawSeries(series);
+  }
+
+  drawMarks() {
+    const { from, to } = this.span;
+    const pos = (ms) => (100 * (ms - from)) / Math.max(1, to - from);
+    this.el.querySelector('.tl-marks').innerHTML = this.markers.map((m) =>
+      `<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${esc(m.kind)}" title="${esc(`${fmt(m.at_ms)} ms: ${m.label}`)}"></span>`).join('');
+    const info = this.total > this.markers.length ? `${fmt(this.markers.length)} of ${fmt(this.total)} events marked` : `${fmt(this.total)} event${this.total === 1 ? '' : 's'} marked`;
+    this.wrap.querySelector('.tl-info').textContent = info;
+    this.wrap.querySelector('.tl-to').textContent = `${fmt(to)} ms`;
+  }
+
+  /** The purgatory's size (all brokers) under the markers: each bin's highest value. */
+  drawSeries(series) {
+    const path = this.el.querySelector('.tl-series path');
+    const svg = this.el.querySelector('.tl-series');
+    if (!series || !series.bins.length) { path.setAttribute('d', ''); return; }
+    const bins = series.bins[series.names.indexOf('num_delayed_operations')] ?? [];
+    const max = Math.max(1, ...bins.map((b) => b[1]));
+    const { from, to } = this.span;
+    const w = 1000;
+    const x0 = ((series.from_ms - from) / Math.max(1, to - from)) * w;
+    const x1 = ((series.to_ms - from) / Math.max(1, to - from)) * w;
+    const dx = (x1 - x0) / Math.max(1, bins.length);
+    let d = `M${x0.toFixed(1)},100`;
+    bins.forEach((b, i) => { const y = 100 - (b[1] / max) * 90; d += `L${(x0 + i * dx).toFixed(1)},${y.toFixed(1)}L${(x0 + (i + 1) * dx).toFixed(1)},${y.toFixed(1)}`; });
+    d += `L${x1.toFixed(1)},100Z`;
+    svg.setAttribute('viewBox', `0 0 ${w} 100`);
+    path.setAttribute('d', d);
+    svg.setAttribute('data-max', String(max));
+  }
+
+  /** The nearest marker before (-1) or after (+1) `now`, or null. */
+  markerNear(now, dir) {
+    if (dir > 0) return this.markers.find((m) => m.at_ms > now)?.at_ms ?? this.app.sim.nextMarkerMs ?? null;
+    for (let i = this.markers.length - 1; i >= 0; i--) if (this.markers[i].at_ms < now) return this.markers[i].at_ms;
+    return now > 0 ? 0 : null;
+  }
+}
