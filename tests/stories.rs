@@ -1,0 +1,198 @@
+//! Every curated scenario carries a guided story, and the story fits the run it narrates: each
+//! caption stops the clock at a millisecond where the trace has at least one event (a story never
+//! pauses on an empty moment), follows only produce requests the scenario sends, and points at
+//! elements the page can find in the panel it highlights.
+//!
+//! The element names are the page's `data-story` names: `broker-N` and `hw-TOPIC-P` in the
+//! cluster panel, `watch-TOPIC-P` in the purgatory panel, `request-ID` in the purgatory or the
+//! responses panel, and `wheel-ID` in the wheel panel (drawn only for the selected request, so
+//! that caption must also select ID).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use purgatory_playground::scenario::{Scenario, StoryStep};
+use purgatory_playground::sim::action::Action;
+use purgatory_playground::sim::run_scenario;
+use serde_json::Value;
+
+/// Fewest captions a curated story may have.
+const MIN_CAPTIONS: usize = 3;
+
+fn scenarios_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+}
+
+/// Every scenario file in `scenarios/`. Nothing there is skipped silently: the only entries that
+/// are not scenarios are the README and the golden results' directory, and anything else fails.
+fn scenario_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(scenarios_dir()).expect("scenarios/ exists") {
+        let path = entry.expect("readable entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if path.is_dir() {
+            assert_eq!(name, "golden", "unexpected directory scenarios/{name}");
+        } else if path.extension().is_some_and(|ext| ext == "json") {
+            files.push(path);
+        } else {
+            assert_eq!(
+                name, "README.md",
+                "scenarios/{name} is neither a scenario (*.json) nor the README"
+            );
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The milliseconds at which the run's trace has at least one event.
+fn event_instants(scenario: &Scenario) -> BTreeSet<u64> {
+    let mut trace = Vec::new();
+    run_scenario(scenario, Some(&mut trace)).expect("runs");
+    let text = String::from_utf8(trace).expect("the trace is UTF-8");
+    text.lines()
+        .map(|line| {
+            let event: Value = serde_json::from_str(line).expect("a trace line is JSON");
+            event["at_ms"].as_u64().expect("every event has at_ms")
+        })
+        .collect()
+}
+
+fn produce_ids(scenario: &Scenario) -> BTreeSet<String> {
+    scenario
+        .actions
+        .iter()
+        .filter_map(|a| match &a.action {
+            Action::Produce(p) => Some(p.id.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `TOPIC-P` names a partition of the scenario (topic names may contain `-`).
+fn partition_exists(scenario: &Scenario, name: &str) -> bool {
+    let Some((topic, partition)) = name.rsplit_once('-') else {
+        return false;
+    };
+    let Ok(partition) = partition.parse::<u32>() else {
+        return false;
+    };
+    scenario
+        .topics
+        .iter()
+        .any(|t| t.name == topic && partition < t.partitions)
+}
+
+/// What is wrong with a caption's `target`, if anything.
+fn target_problem(
+    scenario: &Scenario,
+    produces: &BTreeSet<String>,
+    step: &StoryStep,
+) -> Option<String> {
+    let target = step.target.as_deref()?;
+    let (kind, rest) = target.split_once('-').unwrap_or((target, ""));
+    let panels: &[&str] = match kind {
+        "broker" | "hw" => &["cluster"],
+        "watch" => &["purgatory"],
+        "request" => &["purgatory", "responses"],
+        "wheel" => &["wheel"],
+        _ => return Some(format!("unknown target kind `{target}`")),
+    };
+    if !panels.contains(&step.look_at) {
+        return Some(format!(
+            "target `{target}` is not drawn in the {} panel",
+            step.look_at
+        ));
+    }
+    let exists = match kind {
+        "broker" => rest
+            .parse::<u32>()
+            .is_ok_and(|b| b < scenario.config.brokers),
+        "hw" | "watch" => partition_exists(scenario, rest),
+        _ => produces.contains(rest),
+    };
+    if !exists {
+        return Some(format!("target `{target}` names nothing in this scenario"));
+    }
+    if kind == "wheel" && step.request.as_deref() != Some(rest) {
+        return Some(format!(
+            "target `{target}` is drawn only for the selected request, so the caption must \
+             select `{rest}`"
+        ));
+    }
+    None
+}
+
+#[test]
+fn every_curated_scenario_has_a_story_that_fits_its_trace() {
+    let files = scenario_files();
+    assert!(
+        files.len() >= 24,
+        "found only {} scenario files",
+        files.len()
+    );
+    let mut problems = Vec::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(file).expect("readable");
+        let scenario = match Scenario::from_json(&text) {
+            Ok(scenario) => scenario,
+            Err(error) => {
+                problems.push(format!("{name}: does not parse: {error}"));
+                continue;
+            }
+        };
+        if scenario.story.len() < MIN_CAPTIONS {
+            problems.push(format!(
+                "{name}: a story of {} captions, expected at least {MIN_CAPTIONS}",
+                scenario.story.len()
+            ));
+        }
+        let instants = event_instants(&scenario);
+        let produces = produce_ids(&scenario);
+        for (i, step) in scenario.story.iter().enumerate() {
+            let at = step.at_ms;
+            if !instants.contains(&at) {
+                let before = instants.range(..at).next_back();
+                let after = instants.range(at..).next();
+                problems.push(format!(
+                    "{name}: story[{i}] stops at {at} ms, where the trace has no event \
+                     (nearest events at {before:?} and {after:?} ms)"
+                ));
+            }
+            if let Some(request) = &step.request {
+                if !produces.contains(request) {
+                    problems.push(format!(
+                        "{name}: story[{i}] follows request `{request}`, which no produce \
+                         action sends"
+                    ));
+                }
+            }
+            if let Some(problem) = target_problem(&scenario, &produces, step) {
+                problems.push(format!("{name}: story[{i}]: {problem}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_story_never_changes_what_a_scenario_does() {
+    // The runner validates the story and otherwise ignores it: the same scenario without its
+    // story gives the same result, byte for byte.
+    let file = scenarios_dir().join("s03-stalled-follower-completes-at-isr-shrink.json");
+    let with = Scenario::from_json(&std::fs::read_to_string(file).unwrap()).unwrap();
+    assert!(!with.story.is_empty());
+    let mut without = with.clone();
+    without.story.clear();
+    let run = |s: &Scenario| {
+        let mut trace = Vec::new();
+        let result = run_scenario(s, Some(&mut trace)).expect("runs");
+        (serde_json::to_string(&result).unwrap(), trace)
+    };
+    assert_eq!(run(&with), run(&without));
+}
