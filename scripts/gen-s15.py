@@ -15,7 +15,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "scenarios")
 
 
-def scenario(name, produces):
+def existing_story(path):
+    """The guided story written by hand into the file, kept across regeneration."""
+    try:
+        with open(path) as f:
+            return json.load(f).get("story")
+    except FileNotFoundError:
+        return None
+
+
+def scenario(name, produces, story):
     actions = [
         {"at_ms": 0, "action": "pause_follower", "broker": 1},
         {"at_ms": 0, "action": "pause_follower", "broker": 2},
@@ -37,9 +46,15 @@ def scenario(name, produces):
         '  "actions": [',
         ",\n".join("    " + json.dumps(a, separators=(", ", ": ")) for a in actions),
         "  ],",
-        '  "run_until_ms": 35000',
-        "}",
+        '  "run_until_ms": 35000' + ("," if story else ""),
     ]
+    if story:
+        lines += [
+            '  "story": [',
+            ",\n".join("    " + json.dumps(step, ensure_ascii=False) for step in story),
+            "  ]",
+        ]
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
@@ -48,8 +63,10 @@ def main():
         ("s15-purge-after-1001-expired", 1001),
         ("s15-no-purge-at-1000-expired", 1000),
     ]:
-        with open(os.path.join(OUT, name + ".json"), "w") as f:
-            f.write(scenario(name, produces))
+        path = os.path.join(OUT, name + ".json")
+        text = scenario(name, produces, existing_story(path))
+        with open(path, "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

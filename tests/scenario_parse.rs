@@ -137,7 +137,11 @@ fn there_is_a_curated_file_for_each_spec_scenario() {
 fn the_contracts_example_reads_into_the_model_types() {
     let text = std::fs::read_to_string(scenarios_dir().join("s02-stalled-follower-times-out.json"))
         .expect("readable");
-    let scenario = Scenario::from_json(&text).expect("valid");
+    let mut scenario = Scenario::from_json(&text).expect("valid");
+    // The curated file also carries a guided story (an optional field the contract's example
+    // predates); tests/stories.rs checks it, so here it is set aside before comparing.
+    assert!(!scenario.story.is_empty(), "the curated s02 has a story");
+    scenario.story.clear();
     let expected = Scenario {
         name: "s02-stalled-follower-times-out".to_string(),
         seed: 7,
