@@ -5,6 +5,7 @@
 //! even over the whole run and memory stays bounded however long it gets.
 
 use super::history::Derived;
+use super::LoggedAction;
 use crate::sim::Simulation;
 
 /// Trace events between checkpoints while the run is short. A seek replays fewer than this many.
@@ -105,5 +106,17 @@ impl Checkpoints {
 
     pub fn extend(&mut self, tail: Vec<Checkpoint>) {
         self.list.extend(tail);
+    }
+
+    /// Gives every saved run the session's actions still to come for it: those at or after its
+    /// `from_ms`, in the session's order. A saved run is a copy made when it was taken; a person's
+    /// later command (or a fork that drops some, or an undo that brings them back) changes what is
+    /// to come, and a replay from the checkpoint must meet exactly that.
+    pub fn sync_pending_actions(&mut self, actions: &[LoggedAction]) {
+        for c in &mut self.list {
+            let later = actions.iter().filter(|a| a.action.at_ms >= c.from_ms);
+            c.sim
+                .replace_pending_actions(later.map(|a| a.action.clone()));
+        }
     }
 }

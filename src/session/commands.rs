@@ -74,6 +74,7 @@ impl Session {
             },
         );
         self.frontier.schedule_action(timed);
+        self.checkpoints.sync_pending_actions(&self.actions);
         while self.now_ms() < at_ms {
             match self.step_head(at_ms) {
                 Some(events) => self.recent.push(events),
@@ -180,6 +181,7 @@ impl Session {
         let later = self.actions.iter().filter(|a| a.action.at_ms > at_ms);
         let later: Vec<TimedAction> = later.map(|a| a.action.clone()).collect();
         self.frontier.replace_pending_actions(later);
+        self.checkpoints.sync_pending_actions(&self.actions);
         self.ids = self.produce_ids();
         self.rebuild_history_to(at_ms);
     }
@@ -207,6 +209,7 @@ impl Session {
         self.checkpoints.extend(undo.checkpoints_after);
         self.history = undo.history;
         self.actions = undo.actions;
+        self.checkpoints.sync_pending_actions(&self.actions);
         self.horizon_ms = undo.horizon_ms;
         self.live = undo.live;
         self.ids = self.produce_ids();

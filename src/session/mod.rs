@@ -41,6 +41,7 @@ use history::History;
 use recent::Recent;
 
 pub use checkpoints::{EVENTS_PER_CHECKPOINT, MAX_CHECKPOINTS};
+pub use play::QUIET_STEP_MS;
 pub use recent::{EventBatch, MAX_PENDING};
 
 /// The contract's longest run (a week): how far a live session can go.

@@ -8,6 +8,9 @@ use super::history::is_notable;
 use super::{Advanced, Session};
 use crate::trace::TraceEvent;
 
+/// The furthest one `step` goes through instants at which nothing is traced.
+pub const QUIET_STEP_MS: u64 = 60_000;
+
 impl Session {
     /// Runs the frontier's next instant at or before `until_ms` (and the end of the run) and folds
     /// its events into the history, saving a checkpoint when one is due; returns the events, or
@@ -102,17 +105,32 @@ impl Session {
         }
     }
 
-    /// Runs the next instant that has anything to do; returns where the playhead is then, or
-    /// `None` when nothing is left before the end of the run.
+    /// Runs up to the next instant at which something is traced; returns where the playhead is
+    /// then, or `None` when nothing is left before the end of the run.
     pub fn step(&mut self) -> Option<Advanced> {
-        let next = self.sim().next_event_ms()?;
-        if next > self.horizon_ms {
-            return None;
+        let start = self.now_ms();
+        loop {
+            let next = self.sim().next_event_ms()?;
+            if next > self.horizon_ms {
+                return None;
+            }
+            if next > start.saturating_add(QUIET_STEP_MS) {
+                // A long quiet stretch (a cluster with every fetcher paused, a live session with
+                // nothing to do): one step goes this far at most, never to the end of the world.
+                let ms = start + QUIET_STEP_MS - self.now_ms();
+                return Some(self.advance(ms, u64::MAX, false));
+            }
+            let before = self.now_ms();
+            let events = self.step_head(next)?;
+            // An instant where only internal bookkeeping ran (nothing traced) is not a step: go on
+            // to the next traced one, so that `step` and `step_back` walk the same instants.
+            if events.is_empty() && self.now_ms() > before {
+                continue;
+            }
+            let hit = self.check_breakpoints(&events);
+            self.recent.push(events);
+            return Some(self.stopped(hit));
         }
-        let events = self.step_head(next)?;
-        let hit = self.check_breakpoints(&events);
-        self.recent.push(events);
-        Some(self.stopped(hit))
     }
 
     /// Goes back to the latest earlier instant at which something was traced (or to 0).
