@@ -1,13 +1,15 @@
-// The Playground handle in the real page's wasm build: wrong arguments are thrown JS Errors that
-// say what was wrong (never a panic), commands take scenario-action values, and an exported
-// session replays to the same result.
+// The model's handle in the shipped wasm, reached through a playground on the real page: wrong
+// arguments are thrown JS Errors that say what was wrong (never a panic), commands take
+// scenario-action values, an exported session replays to the same result; and when the model
+// does trap, the playground rebuilds its session at the same instant and says so.
+import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
+
 export default async function boundarySpec(ctx) {
   const { page, errors } = await ctx.openPage();
   await page.goto(ctx.baseURL, { waitUntil: 'load' });
-  await page.waitForSelector('[data-testid="ready"]', { state: 'attached', timeout: 30000 });
-  const r = await page.evaluate(async () => {
-    const { loadPlayground } = await import('./www/wasm-module.js');
-    const Playground = await loadPlayground();
+  await playgroundsReady(page);
+  const r = await onPlayground(page, (el) => {
+    const { Playground } = el.app.model;
     const thrown = (f) => { try { f(); return null; } catch (e) { return `${e instanceof Error}:${e.message}`; } };
     const sim = new Playground({ seed: 3, config: { brokers: 3, min_insync_replicas: 2 } });
     const out = {
@@ -19,6 +21,7 @@ export default async function boundarySpec(ctx) {
       unknownAction: thrown(() => sim.command({ action: 'explode' })),
       badAdvance: thrown(() => sim.advance(-1)),
       fraction: thrown(() => sim.advance(1.5)),
+      badSeek: thrown(() => sim.seek(Number.NaN)),
     };
     const { id } = sim.command({ action: 'produce', acks: 'all', records: [{ topic: 't', partition: 0, count: 5 }] });
     out.dupId = thrown(() => sim.command({ action: 'produce', id, acks: 1, records: [{ topic: 't', partition: 0, count: 1 }] }));
@@ -30,16 +33,37 @@ export default async function boundarySpec(ctx) {
     replay.seek(replay.extent().frontier_ms);
     out.replayResult = replay.result();
     out.events = sim.takeEvents().events.length;
+    // The element's own API refuses wrong arguments the same way.
+    out.apiSeek = thrown(() => el.seek(-5));
+    out.apiSeekText = thrown(() => el.seek('10'));
+    out.apiCommand = thrown(() => el.command('pause'));
+    out.apiCommandBad = thrown(() => el.command({ action: 'pause_follower', broker: 'two' }));
     return out;
   });
   ctx.log(JSON.stringify(r, null, 0).slice(0, 600));
-  for (const k of ['badSetup', 'notObject', 'badJson', 'badAcks', 'badBroker', 'unknownAction', 'badAdvance', 'fraction', 'dupId']) {
+  for (const k of ['badSetup', 'notObject', 'badJson', 'badAcks', 'badBroker', 'unknownAction', 'badAdvance', 'fraction', 'badSeek', 'dupId', 'apiSeek', 'apiSeekText', 'apiCommand', 'apiCommandBad']) {
     ctx.assert(r[k] && r[k].startsWith('true:'), `${k} throws an Error: ${r[k]}`);
   }
   ctx.assert(/acks/.test(r.badAcks), `acks error names the field: ${r.badAcks}`);
   ctx.assert(/broker/.test(r.badBroker), `broker error names the field: ${r.badBroker}`);
+  ctx.assert(/whole number/.test(r.apiSeek), `seek says what it takes: ${r.apiSeek}`);
   ctx.assert(r.id === 'p1', `first generated id is p1, got ${r.id}`);
   ctx.assert(r.result.includes('"error": "NONE"'), 'the request was answered NONE');
   ctx.assert(r.result.replace(/"name": "[^"]*"/, '') === r.replayResult.replace(/"name": "[^"]*"/, ''), 'export + replay gives the same result');
+  ctx.assert(r.events > 0, 'events came out of the session');
   ctx.assertNoErrors(errors, 'boundary');
+
+  // A trap in the model: the playground rebuilds the session on a fresh instance, same instant.
+  await onPlayground(page, (el) => { el.pause(); el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 3 }] }); el.seek(Math.max(el.nowMs, 2500)); });
+  const before = await onPlayground(page, (el) => ({ at: el.nowMs, actions: el.app.sim.actions().length }));
+  const recovered = page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('recovered', (e) => resolve(e.detail), { once: true })));
+  await onPlayground(page, (el) => { el.app.guard(() => el.app.sim.__trapForTests()); });
+  const detail = await recovered;
+  await waitText(page, '.notices', /Recovered: the session was rebuilt/);
+  const after = await onPlayground(page, (el) => ({ at: el.nowMs, actions: el.app.sim.actions().length }));
+  ctx.assert(detail.at_ms === before.at && after.at === before.at, `rebuilt at the same instant: ${JSON.stringify({ before, after, detail })}`);
+  ctx.assert(after.actions === before.actions, `no action lost: ${before.actions} -> ${after.actions}`);
+  await onPlayground(page, (el) => el.step());
+  ctx.assert((await onPlayground(page, (el) => el.nowMs)) > before.at, 'the rebuilt session goes on');
+  await ctx.screenshot(page, 'boundary-recovered', { fullPage: false });
 }

@@ -128,3 +128,34 @@ export async function openPage(browser, { viewport = { width: 1280, height: 800 
 export function assert(cond, message) {
   if (!cond) throw new Error(`assertion failed: ${message}`);
 }
+
+/** Waits until `count` playgrounds on the page have opened their session (`ready` attribute). */
+export async function playgroundsReady(page, count = 1, timeout = 30000) {
+  await page.waitForFunction((n) => document.querySelectorAll('purgatory-playground[ready]').length >= n, count, { timeout });
+}
+
+/**
+ * Runs `fn(el, arg)` in the page on the `index`-th playground element (shadow roots are open, so
+ * `el.shadowRoot` reaches its markup). Playwright's CSS selectors pierce shadow roots already.
+ */
+export function onPlayground(page, fn, arg = null, index = 0) {
+  return page.evaluate(([src, a, i]) => {
+    const el = document.querySelectorAll('purgatory-playground')[i];
+    // eslint-disable-next-line no-new-func
+    return new Function('el', 'arg', `return (${src})(el, arg);`)(el, a);
+  }, [fn.toString(), arg, index]);
+}
+
+/** The simulated time a playground shows. */
+export async function nowMs(page, index = 0) {
+  return onPlayground(page, (el) => el.nowMs, null, index);
+}
+
+/** Waits until a playground's shadow root has `selector` with text matching `pattern`. */
+export async function waitText(page, selector, pattern, { index = 0, timeout = 20000 } = {}) {
+  await page.waitForFunction(([sel, src, flags, i]) => {
+    const el = document.querySelectorAll('purgatory-playground')[i];
+    const re = new RegExp(src, flags);
+    return [...(el?.shadowRoot?.querySelectorAll(sel) ?? [])].some((n) => re.test(n.textContent));
+  }, [selector, pattern.source, pattern.flags, index], { timeout });
+}

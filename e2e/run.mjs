@@ -66,6 +66,12 @@ try {
     } catch (err) {
       failed++;
       console.log(`FAIL ${name} (${Date.now() - t0} ms)`);
+      // What the page looked like when it failed: e2e/screenshots/FAIL-<spec>-<n>.png.
+      const pages = contexts.flatMap((c) => c.pages());
+      for (const [i, p] of pages.entries()) {
+        const file = await screenshot(p, `FAIL-${name}-${i}`, { fullPage: false }).catch(() => null);
+        if (file) console.log(`    screenshot ${file}`);
+      }
       console.log(String(err && err.stack ? err.stack : err).replace(/^/gm, '    '));
     } finally {
       for (const c of contexts) await c.close().catch(() => {});

@@ -1,22 +1,49 @@
-// ?scenario=NAME loads a curated scenario; playing it to its end gives the scenario's outcome.
+// Scenarios by link: ?scenario=NAME opens a curated scenario (800x600); played to its end it shows
+// the scenario's outcome and the end notice; a name that does not exist and a damaged session link
+// each get a clear message while a live session opens instead.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, playgroundsReady, waitText, onPlayground } from './lib.mjs';
+
+/** The native run's trace hash (tests/wasm_golden/trace-hashes.txt: `s02 <hash>` lines). */
+function nativeHash(short) {
+  const text = readFileSync(path.join(REPO_ROOT, 'tests/wasm_golden/trace-hashes.txt'), 'utf8');
+  const line = text.split('\n').find((l) => l.startsWith(`${short} `));
+  if (!line) throw new Error(`no ${short} line in tests/wasm_golden/trace-hashes.txt`);
+  return line.split(' ')[1].trim();
+}
+
 export default async function scenarioSpec(ctx) {
   const { page, errors } = await ctx.openPage({ viewport: { width: 800, height: 600 } });
   await page.goto(`${ctx.baseURL}?scenario=s02-stalled-follower-times-out`, { waitUntil: 'load' });
-  await page.waitForSelector('[data-testid="ready"]', { state: 'attached', timeout: 30000 });
-  ctx.assert((await page.textContent('.run-name')).includes('s02-stalled-follower-times-out'), 'scenario named in the bar');
-  await page.$eval('[data-testid="speed"]', (el) => { el.value = '700'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await playgroundsReady(page);
+  ctx.assert((await page.inputValue('[data-testid="scenario-pick"]')) === 's02-stalled-follower-times-out', 'the picker names the scenario');
+  await page.selectOption('[data-testid="speed"]', '10');
   await page.click('[data-testid="play"]');
-  await page.waitForFunction(() => document.querySelector('[data-testid="num-delayed-operations"]')?.textContent === '1', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="num-delayed-operations"]')?.textContent === '1', null, { timeout: 20000 });
   await page.click('[data-testid="play"]');
   await ctx.screenshot(page, 'scenario-s02-waiting-800x600', { fullPage: false });
-  await page.$eval('[data-testid="speed"]', (el) => { el.value = '1000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.selectOption('[data-testid="speed"]', '1000');
   await page.click('[data-testid="play"]');
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="response"]')].some((e) => e.textContent.includes('REQUEST_TIMED_OUT')), null, { timeout: 30000 });
-  await ctx.screenshot(page, 'scenario-s02-timed-out');
-  // A name that does not exist: an inline message, the page still works.
+  await waitText(page, '[data-testid="response"]', /^p1 .*REQUEST_TIMED_OUT/, { timeout: 30000 });
+  await page.waitForSelector('[data-testid="scenario-end"]', { timeout: 30000 });
+  const hash = await onPlayground(page, (el) => el.app.sim.traceHash);
+  const expected = nativeHash('s02');
+  ctx.assert(hash === expected, `s02's trace hash in the browser is the native one (${expected}): ${hash}`);
+  await ctx.screenshot(page, 'scenario-s02-end-800x600', { fullPage: false });
+
+  // A name that does not exist: a message, and a live session.
   await page.goto(`${ctx.baseURL}?scenario=no-such-thing`, { waitUntil: 'load' });
-  await page.waitForSelector('[data-testid="ready"]', { state: 'attached', timeout: 30000 });
-  ctx.assert((await page.textContent('.scenario-error')).includes('no-such-thing'), 'unknown scenario named inline');
-  const expected = errors.filter((e) => !/no-such-thing/.test(e));
-  ctx.assertNoErrors(expected, 'scenario page');
+  await playgroundsReady(page);
+  ctx.assert(/no scenario called “no-such-thing”/.test(await page.textContent('.notices')), 'an unknown scenario is named in a notice');
+  ctx.assert((await page.inputValue('[data-testid="scenario-pick"]')) === '', 'a live session opened instead');
+
+  // A damaged session link: a message that says so.
+  await page.goto(`${ctx.baseURL}#session=AAAA*bad`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  ctx.assert(/link could not be opened.*damaged/.test(await page.textContent('.notices')), 'a damaged link is reported');
+  await page.goto(`${ctx.baseURL}#session=q1YqzsjMS`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  ctx.assert(/does not decompress|damaged/.test(await page.textContent('.notices')), 'a cut-short link is reported');
+  ctx.assertNoErrors(errors, 'scenario page');
 }

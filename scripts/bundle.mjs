@@ -2,13 +2,14 @@
 //
 //   dist/purgatory-playground.js     one ES module: the <purgatory-playground> element, its views,
 //                                    styles, curated scenarios and the wasm-bindgen glue
+//   dist/purgatory-playground-*.js   chunks the module imports on demand (the two big S15 scenarios)
 //   dist/purgatory-playground.wasm   the broker model, found next to the module (import.meta.url)
 //   dist/purgatory-playground.html   the whole playground in one file, the wasm inlined: opens
 //                                    from file:// and on hosts that take a single file
 //
 // Needs www/pkg from `npm run build:wasm`. Prints each file's size, raw and gzipped.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, deflateRawSync } from 'node:zlib';
@@ -57,24 +58,35 @@ export async function wasmSource() {
 }`;
 }
 
-async function bundle(wasmSourceCode) {
+/**
+ * The element as one ES module. With `split`, what www/ imports on demand (the two big S15
+ * scenarios) becomes chunk files beside it, loaded only when picked; without, all of it is inlined
+ * (the self-contained page). Returns `{main, chunks: [[name, bytes]]}`.
+ */
+async function bundle(wasmSourceCode, { split }) {
   const out = await build({
-    entryPoints: [path.join(ROOT, 'www/element.js')],
+    entryPoints: { 'purgatory-playground': path.join(ROOT, 'www/element.js') },
     bundle: true,
     format: 'esm',
     minify: true,
     write: false,
+    splitting: split,
+    outdir: DIST,
+    chunkNames: 'purgatory-playground-[name]-[hash]',
     target: ['chrome110', 'firefox115', 'safari16.4'],
     loader: { '.css': 'text', '.json': 'json' },
     legalComments: 'none',
     plugins: plugins(wasmSourceCode),
     logLevel: 'warning',
   });
-  return out.outputFiles[0].text;
+  const files = out.outputFiles.map((f) => [path.basename(f.path), Buffer.from(f.contents)]);
+  const main = files.find(([name]) => name === 'purgatory-playground.js');
+  if (!main) throw new Error(`esbuild wrote no purgatory-playground.js: ${files.map(([n]) => n).join(', ')}`);
+  return { main: main[1], chunks: files.filter((f) => f !== main) };
 }
 
 function standalonePage(script) {
-  const safe = script.replace(/<\/(script)/gi, '<\\/$1');
+  const safe = script.toString('utf8').replace(/<\/(script)/gi, '<\\/$1');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -100,10 +112,15 @@ function report(file, bytes) {
 }
 
 const wasmBytes = readFileSync(WASM);
+rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
+const module = await bundle(FETCHED, { split: true });
+const single = await bundle(inlined(wasmBytes), { split: false });
+if (single.chunks.length) throw new Error('the self-contained page must be one file, but esbuild split it');
 const outputs = [
-  [path.join(DIST, 'purgatory-playground.js'), Buffer.from(await bundle(FETCHED))],
-  [path.join(DIST, 'purgatory-playground.html'), Buffer.from(standalonePage(await bundle(inlined(wasmBytes))))],
+  [path.join(DIST, 'purgatory-playground.js'), module.main],
+  ...module.chunks.map(([name, bytes]) => [path.join(DIST, name), bytes]),
+  [path.join(DIST, 'purgatory-playground.html'), Buffer.from(standalonePage(single.main))],
 ];
 for (const [file, bytes] of outputs) writeFileSync(file, bytes);
 copyFileSync(WASM, path.join(DIST, 'purgatory-playground.wasm'));

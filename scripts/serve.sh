@@ -20,8 +20,8 @@ npm run --silent build
 port=$(free_port_from "$want") || die "no free port from $want to $((want + 199))"
 [[ "$port" == "$want" ]] || say "serve: port $want is busy, using $port"
 
-# A keep-alive server: the page is 19 small modules, and Python's HTTP/1.0 server costs a
-# connection per file.
+# A keep-alive static server (scripts/static-server.mjs) serving the repo root: index.html, the
+# docs article and the bundle in dist/.
 node "$ROOT/scripts/static-server.mjs" "$ROOT" "$port" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; }
@@ -31,6 +31,8 @@ trap 'exit 143' TERM
 
 wait_for_server "$pid" "$port" || die "the server on port $port did not come up (is something else there?)"
 say ""
-say "serve: http://127.0.0.1:$port/"
+say "serve: the playground         http://127.0.0.1:$port/"
+say "serve: the docs article       http://127.0.0.1:$port/docs/"
+say "serve: files to embed         $ROOT/dist/ (purgatory-playground.js + .wasm; purgatory-playground.html self-contained)"
 say "serve: Ctrl-C to stop"
 wait "$pid"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every test, stopping at the first failure: install what is missing, rustfmt check, native
-# tests (release), the wasm build (with wasm-opt) and its size budget, wasm tests in headless Chrome and Node, and the
+# tests (release), the wasm build (with wasm-opt) and the bundle, their size budgets, wasm tests in headless Chrome and Node, and the
 # Playwright end-to-end specs against a server on a free port.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -24,7 +24,7 @@ stage() {
     else
         local rc=$?
         printf '\n==== %s: FAILED (exit %d, after %d s): %s\n' "$name" "$rc" $((SECONDS - t0)) "$*" >&2
-        printf 'test: %d passed, 1 failed\n' "$passed"
+        printf 'stages: %d passed, then %s failed (its own output above says which tests)\n' "$passed" "$name"
         exit 1
     fi
 }
@@ -42,8 +42,8 @@ stage fmt cargo fmt --all -- --check
 stage native-tests cargo test --release
 stage wasm-build npm run build
 stage wasm-size scripts/check-wasm-size.sh
+stage bundle-size scripts/check-bundle-size.sh
 stage wasm-tests wasm_tests
 stage e2e npm run e2e
 
-printf '\nall stages passed in %d s\n' $((SECONDS - start))
-printf 'test: %d passed, 0 failed\n' "$passed"
+printf '\nstages: all %d passed in %d s (each stage above prints its own test counts)\n' "$passed" $((SECONDS - start))

@@ -5,7 +5,7 @@
 import { SimClock, describeSpeed } from './clock.js';
 import { template } from './template.js';
 import { sharedModel, freshModel, isTrap } from './wasm-module.js';
-import { curated } from './scenarios.js';
+import { curatedDoc } from './scenarios.js';
 import { EventHistory } from './history.js';
 import { narrationFor } from './narrate.js';
 import { Timeline } from './timeline.js';
@@ -66,7 +66,8 @@ export class PlaygroundApp {
     if (!this.model) this.model = await sharedModel();
     let sim;
     try {
-      sim = this.create(source);
+      const doc = source.curated ? await curatedDoc(source.curated) : null;
+      sim = this.create(source, doc);
     } catch (e) {
       if (isTrap(e)) return this.recover(e).then(() => 'the model stopped while opening it');
       return String(e && e.message ? e.message : e);
@@ -85,8 +86,8 @@ export class PlaygroundApp {
     this.guard(() => this.sim.select(this.selected ?? undefined));
     this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     this.clock.setPlaying(false);
+    this.story.onOpen(); // first: the controls show "Guided story" when the scenario has one
     this.controls.onOpen();
-    this.story.onOpen();
     this.saveForRecovery();
     this.ingest();
     this.timeline?.invalidate();
@@ -96,14 +97,10 @@ export class PlaygroundApp {
     return null;
   }
 
-  create(source) {
+  create(source, doc) {
     const { Playground } = this.model;
     if (source.live) return new Playground(source.live);
-    if (source.curated) {
-      const c = curated(source.curated);
-      if (!c) throw new Error(`there is no curated scenario called "${source.curated}"`);
-      return Playground.fromScenario(c.doc, c.name);
-    }
+    if (source.curated) return Playground.fromScenario(doc, source.curated);
     return Playground.fromScenario(source.text);
   }
 

@@ -92,7 +92,7 @@ export class Controls {
       if (!ev.target.closest('.menu')) this.closeMenus();
       return;
     }
-    if (b.dataset.cmd) this.act({ action: b.dataset.cmd, broker: Number(b.dataset.broker) });
+    if (b.dataset.cmd) this.act({ action: b.dataset.cmd, broker: Number(b.dataset.broker) }, () => this.refocusBroker(b.dataset.cmd, b.dataset.broker));
     else if (b.dataset.select) this.selectRequest(b.dataset.select);
     else if (b.dataset.only) { this.filter.only = b.dataset.only; this.app.refresh(); }
     else if (b.dataset.menu) this.toggleMenu(b.dataset.menu, b);
@@ -100,6 +100,18 @@ export class Controls {
     else if (b.dataset.end === 'restart') this.app.restart();
     else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.hideEnd(); this.app.ended = false; this.app.setPlaying(true); }
     if (!b.closest('.menu') && !b.dataset.menu) this.closeMenus();
+  }
+
+  /**
+   * The cluster view redraws its markup after a broker control acts, which would drop the focus to
+   * the page: put it on the button that took the pressed one's place (Pause becomes Resume, Crash
+   * becomes Restart), or the broker's other control.
+   */
+  refocusBroker(cmd, broker) {
+    const swap = { pause_follower: 'resume_follower', resume_follower: 'pause_follower', crash_broker: 'restart_broker', restart_broker: 'crash_broker' };
+    const root = this.app.root;
+    const at = (c) => root.querySelector(`button[data-cmd="${c}"][data-broker="${broker}"]`);
+    (at(swap[cmd]) ?? at(cmd) ?? root.querySelector(`button[data-broker="${broker}"]`))?.focus({ preventScroll: true });
   }
 
   selectRequest(id) {
@@ -169,6 +181,7 @@ export class Controls {
     const timeout = form.timeout.value.trim();
     const parts = form.partitions.value.trim().split(/[\s,]+/).filter(Boolean).map(Number);
     const problem = !parts.length || parts.some((p) => !Number.isInteger(p) || p < 0) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
+      : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).'
       : !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.'
         : timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).'
           : !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null;

@@ -1,6 +1,9 @@
 // The curated scenarios (scenarios/*.json, bundled into the module so an embedded playground
 // needs no other file): each with the line the picker shows and its document, whose optional
-// `story` holds the guided story's captions.
+// `story` holds the guided story's captions. The two S15(b) purge scenarios (1,000 and 1,001
+// produces: stress cases, not first reads) are a function that imports the document on demand: a
+// chunk file beside the module in dist/, inlined in the self-contained page. They would otherwise
+// be a fifth of the module's gzipped size (scripts/bundle.mjs).
 import sc_s01_happy_path from '../scenarios/s01-happy-path.json';
 import sc_s02_stalled_follower_times_out from '../scenarios/s02-stalled-follower-times-out.json';
 import sc_s03_stalled_follower_completes_at_isr_shrink from '../scenarios/s03-stalled-follower-completes-at-isr-shrink.json';
@@ -16,8 +19,8 @@ import sc_s12_isr_expansion_counts_before_commit from '../scenarios/s12-isr-expa
 import sc_s13_idle_stalled_follower_never_shrinks from '../scenarios/s13-idle-stalled-follower-never-shrinks.json';
 import sc_s14_crashed_follower_fenced_sooner_than_stalled from '../scenarios/s14-crashed-follower-fenced-sooner-than-stalled.json';
 import sc_s15_timer_expiry_is_exact from '../scenarios/s15-timer-expiry-is-exact.json';
-import sc_s15_no_purge_at_1000_expired from '../scenarios/s15-no-purge-at-1000-expired.json';
-import sc_s15_purge_after_1001_expired from '../scenarios/s15-purge-after-1001-expired.json';
+const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
+const sc_s15_purge_after_1001_expired = () => import('../scenarios/s15-purge-after-1001-expired.json');
 import sc_x01_acks0_error_closes_connection from '../scenarios/x01-acks0-error-closes-connection.json';
 import sc_x02_invalid_required_acks from '../scenarios/x02-invalid-required-acks.json';
 import sc_x03_unknown_topic_or_partition from '../scenarios/x03-unknown-topic-or-partition.json';
@@ -26,7 +29,7 @@ import sc_x05_strict_min_isr_times_out_instead_of_after_append from '../scenario
 import sc_x06_new_leader_ignores_replicas_that_have_not_fetched from '../scenarios/x06-new-leader-ignores-replicas-that-have-not-fetched.json';
 import sc_x07_immediate_fetch_answer_carries_the_earlier_hw from '../scenarios/x07-immediate-fetch-answer-carries-the-earlier-hw.json';
 
-/** [name, what it demonstrates, scenario document] */
+/** [name, what it demonstrates, scenario document or a function importing it] */
 export const SCENARIOS = [
   ['s01-happy-path', 'S1. Happy path: both ISR followers replicate; the HW reaches the required offset and the DelayedProduce completes through checkAndComplete.', sc_s01_happy_path],
   ['s02-stalled-follower-times-out', 'S2. One ISR follower stalled (alive, still heartbeating): it stays in the ISR until replica.lag.time.max.ms, so the request waits on the wheel and expires with REQUEST_TIMED_OUT.', sc_s02_stalled_follower_times_out],
@@ -59,6 +62,20 @@ const BY_NAME = new Map(SCENARIOS.map(([name, about, doc]) => [name, { name, abo
 /** The curated scenario called `name`: `{name, about, doc}`, or undefined. */
 export function curated(name) {
   return BY_NAME.get(name);
+}
+
+/** The document of the curated scenario called `name`, imported first if it is loaded on demand. */
+export async function curatedDoc(name) {
+  const c = BY_NAME.get(name);
+  if (!c) throw new Error(`there is no curated scenario called "${name}"`);
+  if (typeof c.doc === 'function') {
+    try {
+      c.doc = (await c.doc()).default;
+    } catch (e) {
+      throw new Error(`the scenario ${name} could not be loaded (${e.message ?? e}): is its chunk file next to purgatory-playground.js?`);
+    }
+  }
+  return c.doc;
 }
 
 /** A scenario's short title: "S3" / "x04" and the first clause of what it demonstrates. */

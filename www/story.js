@@ -109,8 +109,11 @@ export class Story {
   follow() {
     if (!this.active || this.stopAt != null) return;
     const now = this.app.sim.nowMs;
-    let i = -1;
-    this.steps.forEach((s, k) => { if (s.at_ms <= now) i = k; });
+    // Several captions can share an instant: the one shown stays while the playhead is on it, and
+    // a jump onto such an instant shows the first of them ("Next" then reads on).
+    if (this.steps[this.index]?.at_ms === now) return;
+    let i = this.steps.findIndex((s) => s.at_ms === now);
+    if (i < 0) this.steps.forEach((s, k) => { if (s.at_ms < now) i = k; });
     if (i !== this.index) {
       if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
       else this.show(i);

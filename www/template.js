@@ -85,7 +85,7 @@ const bodies = {
       <label>find <input class="log-text" size="8" type="search"></label>
       <button type="button" class="log-only" hidden></button>
     </div>
-    <ol class="log-lines" role="log" aria-live="off" aria-label="Events, newest last"></ol>`,
+    <ol class="log-lines" aria-label="Events, newest last"></ol>`,
   metrics: () => `<div class="metrics-body"></div>`,
 };
 

@@ -13,10 +13,23 @@ export function fmt(n) {
   return String(x).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 export const set = (xs) => `{${xs.join(', ')}}`;
-/** Replaces an element's HTML only when it changed (keeps focus and selection stable). */
+/**
+ * Replaces an element's HTML only when it changed. A focused control inside keeps the focus across
+ * the redraw: the new markup's element with the same `data-testid` (or `data-select`) gets it.
+ */
 export function patch(el, html) {
-  if (el._html !== html) {
-    el._html = html;
-    el.innerHTML = html;
+  if (el._html === html) return;
+  const active = el.getRootNode().activeElement;
+  const key = active && el.contains(active) ? focusKey(active) : null;
+  el._html = html;
+  el.innerHTML = html;
+  if (key) el.querySelector(key)?.focus({ preventScroll: true });
+}
+
+function focusKey(node) {
+  for (const attr of ['data-testid', 'data-select']) {
+    const v = node.getAttribute(attr);
+    if (v) return `[${attr}="${CSS.escape(v)}"]`;
   }
+  return null;
 }

@@ -1,0 +1,82 @@
+// Keyboard, screen reader and small screens: axe-core finds no serious or critical violation on the
+// page (light and dark) or on the docs article; the page's keys (p, n, [) drive the clock; every
+// button has an accessible name; at 390x844 (a phone) nothing overflows sideways.
+import { createRequire } from 'node:module';
+import { playgroundsReady, onPlayground, nowMs } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+async function axe(ctx, page, what) {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  });
+  ctx.assert(violations.length === 0, `${what}: axe found ${violations.length} serious/critical violation(s):\n  ${violations.join('\n  ')}`);
+}
+
+export default async function a11ySpec(ctx) {
+  const { page, errors } = await ctx.openPage();
+  await page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.click('[data-testid="play"]'); // the live session plays on opening: pause it
+  await axe(ctx, page, 'index.html (light)');
+
+  const unnamed = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('button, select, input')]
+    .filter((b) => b.offsetParent !== null)
+    .filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim() || b.labels?.length || b.title))
+    .map((b) => b.outerHTML.slice(0, 80)));
+  ctx.assert(unnamed.length === 0, `every visible control has a name: ${unnamed.join(' | ')}`);
+
+  // Focus stays on the broker's controls after they act (the card is redrawn).
+  await page.click('[data-testid="pause-follower-1"]');
+  await page.keyboard.press('n');
+  await page.keyboard.press('n');
+  const focused = await onPlayground(page, (el) => el.shadowRoot.activeElement?.dataset.testid ?? null);
+  ctx.assert(/^(resume|pause)-follower-1$/.test(focused ?? ''), `focus stays on broker 1's fetch control: ${focused}`);
+  await page.keyboard.press('Enter');
+  const focused2 = await onPlayground(page, (el) => el.shadowRoot.activeElement?.dataset.testid ?? null);
+  ctx.assert(/^(resume|pause)-follower-1$/.test(focused2 ?? ''), `and after Enter on it: ${focused2}`);
+
+  // Keys: n steps, [ steps back, p plays and pauses.
+  await page.keyboard.press('n');
+  const t1 = await nowMs(page);
+  await page.keyboard.press('n');
+  const t2 = await nowMs(page);
+  ctx.assert(t2 > t1, `n steps forward: ${t1} -> ${t2}`);
+  await page.keyboard.press('[');
+  ctx.assert(await nowMs(page) === t1, `[ steps back: ${await nowMs(page)}`);
+  await page.keyboard.press('p');
+  ctx.assert(await onPlayground(page, (el) => el.playing), 'p plays');
+  await page.keyboard.press('p');
+  ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'p pauses');
+  // Tab from the top of the page reaches the toolbar's buttons.
+  await page.click('h1'); // a click on the title puts the sequential focus start there
+  let reached = false;
+  for (let i = 0; i < 15 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await onPlayground(page, (el) => el.shadowRoot.activeElement?.dataset.testid === 'play');
+  }
+  ctx.assert(reached, 'Tab reaches the play button');
+
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  await axe(ctx, page, 'index.html (dark)');
+  await ctx.screenshot(page, 'a11y-dark', { fullPage: false });
+  ctx.assertNoErrors(errors, 'index.html');
+
+  const docs = await ctx.openPage();
+  await docs.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  await playgroundsReady(docs.page, 5);
+  await axe(ctx, docs.page, 'docs/index.html');
+  ctx.assertNoErrors(docs.errors, 'docs');
+
+  const phone = await ctx.openPage({ viewport: { width: 390, height: 844 } });
+  await phone.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(phone.page);
+  const width = await phone.page.evaluate(() => document.scrollingElement.scrollWidth);
+  ctx.assert(width <= 390, `no horizontal overflow at 390 px: scrollWidth ${width}`);
+  await ctx.screenshot(phone.page, 'a11y-phone-390', { fullPage: false });
+  ctx.assertNoErrors(phone.errors, 'index.html at 390 px');
+}

@@ -1,0 +1,139 @@
+// Embedding, as a documentation author meets it: docs/index.html (five playgrounds in an article)
+// opens with every one ready and sharing one wasm module; a hostile host stylesheet does not reach
+// inside and the element's styles do not leak out; an attribute changed at run time takes effect;
+// bad attributes are reported in the element and on the console while it keeps working; an
+// element scrolled off screen stops its clock and resumes where it was; events carry details; the
+// article reads at 320 px with no horizontal overflow; the self-contained file opens from file://.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT, playgroundsReady, onPlayground, nowMs } from './lib.mjs';
+
+const HOSTILE = '* { font: 30px serif !important; box-sizing: content-box } button { display: none }';
+const count = (page) => page.evaluate(() => document.querySelectorAll('purgatory-playground').length);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export default async function embedSpec(ctx) {
+  const { page, errors } = await ctx.openPage({ viewport: { width: 1000, height: 900 } });
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  const n = await count(page);
+  ctx.assert(n === 5, `the article embeds five playgrounds: ${n}`);
+  await playgroundsReady(page, 5);
+  ctx.assert(await page.evaluate(() => {
+    const els = [...document.querySelectorAll('purgatory-playground')];
+    return els.every((e) => e.app.model === els[0].app.model) && new Set(els.map((e) => e.app.sim)).size === els.length;
+  }), 'one shared wasm module, one session per element');
+  await ctx.screenshot(page, 'embed-docs-1000', { fullPage: false });
+
+  // Hostile host CSS: nothing inside changes; the element's own rules do not reach the host page.
+  await page.addStyleTag({ content: HOSTILE });
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('afterbegin', '<div id="probe" class="pp panel bar story"><button class="primary play">probe</button></div>'));
+  const styles = await onPlayground(page, (el) => {
+    const play = el.shadowRoot.querySelector('[data-testid="play"]');
+    const cs = getComputedStyle(play);
+    const probe = document.getElementById('probe');
+    return {
+      playDisplay: cs.display,
+      playFont: cs.fontSize,
+      panelFont: getComputedStyle(el.shadowRoot.querySelector('.panel')).fontSize,
+      probeBorder: getComputedStyle(probe).borderTopWidth,
+      probePadding: getComputedStyle(probe).paddingTop,
+      probeButtonBg: getComputedStyle(probe.querySelector('button')).backgroundColor,
+    };
+  });
+  ctx.log(JSON.stringify(styles));
+  ctx.assert(styles.playDisplay !== 'none', `the host's button{display:none} does not hide the element's buttons: ${styles.playDisplay}`);
+  ctx.assert(styles.playFont !== '30px' && styles.panelFont !== '30px', `the host's 30px font does not reach inside: ${JSON.stringify(styles)}`);
+  ctx.assert(styles.probeBorder === '0px' && styles.probePadding === '0px', `the element's .pp/.panel rules do not style the host's elements: ${JSON.stringify(styles)}`);
+  // The documented custom properties do reach inside: the host themes the accent and the radius.
+  const themed = await onPlayground(page, (el) => {
+    el.style.setProperty('--pp-accent', 'rgb(200, 0, 100)');
+    el.style.setProperty('--pp-radius', '0px');
+    const play = getComputedStyle(el.shadowRoot.querySelector('[data-testid="play"]')).backgroundColor;
+    const radius = getComputedStyle(el.shadowRoot.querySelector('.pp')).borderTopLeftRadius;
+    el.style.removeProperty('--pp-accent');
+    el.style.removeProperty('--pp-radius');
+    return { play, radius };
+  });
+  ctx.assert(themed.play === 'rgb(200, 0, 100)' && themed.radius === '0px', `--pp-accent and --pp-radius theme the element: ${JSON.stringify(themed)}`);
+  await page.locator('purgatory-playground').first().scrollIntoViewIfNeeded();
+  await ctx.screenshot(page, 'embed-hostile-css', { fullPage: false });
+
+  // Events out: `response` with the answer, `end` when the scenario finishes.
+  const events = page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('purgatory-playground');
+    const got = [];
+    el.addEventListener('response', (e) => got.push(e.detail));
+    el.addEventListener('end', (e) => resolve({ responses: got, end: e.detail }), { once: true });
+  }));
+  await onPlayground(page, (el) => { el.setAttribute('speed', '5000'); el.play(); });
+  const out = await events;
+  ctx.assert(out.responses.length >= 1 && out.responses[0].id === 'p1' && out.responses[0].outcome === 'NONE', `a response event with its detail: ${JSON.stringify(out.responses[0])}`);
+  ctx.assert(out.end.result && Array.isArray(out.end.result.responses), `the end event carries the result document: ${JSON.stringify(out.end).slice(0, 200)}`);
+
+  // An attribute changed at run time takes effect: another scenario, other views.
+  const reopened = page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('ready', (e) => resolve(e.detail), { once: true })));
+  await onPlayground(page, (el) => el.setAttribute('scenario', 's02-stalled-follower-times-out'));
+  const detail = await reopened;
+  ctx.assert(detail.scenario === 's02-stalled-follower-times-out', `the ready event names the new scenario: ${JSON.stringify(detail)}`);
+  await onPlayground(page, (el) => el.setAttribute('views', 'timeline,wheel'));
+  await page.waitForFunction(() => {
+    const r = document.querySelector('purgatory-playground').shadowRoot;
+    return r.querySelector('[data-testid="panel-wheel"]') && !r.querySelector('[data-testid="panel-cluster"]');
+  }, null, { timeout: 10000 });
+
+  // Bad attributes: an inline message naming each, a console warning, and the element still works.
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',
+    '<purgatory-playground id="bad" views="cluster,bogus" speed="fast" theme="neon" controls="some" height="tall"></purgatory-playground>'));
+  await page.waitForSelector('#bad[ready]', { state: 'attached', timeout: 20000 });
+  const problems = await page.$$eval('#bad >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
+  ctx.log(problems.join(' | '));
+  for (const attr of ['views', 'speed', 'theme', 'controls', 'height']) {
+    ctx.assert(problems.some((p) => p.includes(attr)), `the bad ${attr} is named in the element: ${problems.join(' | ')}`);
+    ctx.assert(warnings.some((w) => w.includes(`${attr}=`) || w.includes(`${attr}:`)), `and on the console: ${warnings.join(' | ')}`);
+  }
+  ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
+  await page.locator('#bad').scrollIntoViewIfNeeded();
+  await ctx.screenshot(page, 'embed-bad-attributes', { fullPage: false });
+
+  // Off screen, the clock stops; back on screen, it resumes where it was.
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',
+    '<div style="height:2000px"></div><purgatory-playground id="live" autoplay speed="50"></purgatory-playground><div style="height:2000px"></div>'));
+  await page.waitForSelector('#live[ready]', { state: 'attached', timeout: 20000 });
+  const liveIndex = (await count(page)) - 1;
+  await page.locator('#live').scrollIntoViewIfNeeded();
+  await sleep(400);
+  const t1 = await nowMs(page, liveIndex);
+  await sleep(400);
+  ctx.assert(await nowMs(page, liveIndex) > t1, 'on screen, an autoplaying live session runs');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await sleep(300);
+  const off = await nowMs(page, liveIndex);
+  await sleep(800);
+  ctx.assert(await nowMs(page, liveIndex) === off, `off screen its clock stops: ${off} -> ${await nowMs(page, liveIndex)}`);
+  await page.locator('#live').scrollIntoViewIfNeeded();
+  await sleep(600);
+  const back = await nowMs(page, liveIndex);
+  ctx.assert(back > off, `back on screen it resumes from ${off}: ${back}`);
+  ctx.assertNoErrors(errors, 'docs page');
+
+  // 320 px wide: one column, no horizontal overflow.
+  const narrow = await ctx.openPage({ viewport: { width: 320, height: 720 } });
+  await narrow.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  await playgroundsReady(narrow.page, 5);
+  const overflow = await narrow.page.evaluate(() => document.scrollingElement.scrollWidth);
+  ctx.assert(overflow <= 320, `no horizontal overflow at 320 px: scrollWidth ${overflow}`);
+  await narrow.page.locator('purgatory-playground').nth(1).scrollIntoViewIfNeeded();
+  await ctx.screenshot(narrow.page, 'embed-docs-320', { fullPage: false });
+  ctx.assertNoErrors(narrow.errors, 'docs page at 320 px');
+
+  // The self-contained file from file://: the wasm is inlined, so it opens.
+  const file = await ctx.openPage({ viewport: { width: 1000, height: 800 } });
+  await file.page.goto(pathToFileURL(path.join(REPO_ROOT, 'dist/purgatory-playground.html')).href, { waitUntil: 'load' });
+  await playgroundsReady(file.page);
+  await file.page.click('[data-testid="step"]');
+  ctx.assert(await nowMs(file.page) > 0, 'the self-contained file steps from file://');
+  await ctx.screenshot(file.page, 'embed-self-contained-file', { fullPage: false });
+  ctx.assertNoErrors(file.errors, 'self-contained file');
+}

@@ -1,0 +1,59 @@
+// The guided story at human speed: ?scenario=s03…&story opens the scenario's story on its first
+// caption; "Next" plays the run at the story pace and holds exactly at the next caption's instant,
+// with that caption shown and its panel highlighted; "Back" returns to the previous caption's
+// instant; a seek by hand shows the caption of the instant reached; closing hands back the page.
+import { playgroundsReady, onPlayground, nowMs, waitText } from './lib.mjs';
+
+const S03 = 's03-stalled-follower-completes-at-isr-shrink';
+
+export default async function storySpec(ctx) {
+  const { page, errors } = await ctx.openPage();
+  await page.goto(`${ctx.baseURL}?scenario=${S03}&story`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  const steps = await onPlayground(page, (el) => el.app.story.steps);
+  ctx.assert(steps.length >= 4, `s03 has a story: ${steps.length} steps`);
+  await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step 1 of ${steps.length}`));
+  ctx.assert((await page.textContent('[data-testid="story-caption"]')) === steps[0].caption, 'the first caption is shown');
+  ctx.assert(await nowMs(page) === steps[0].at_ms, `held at the first caption's instant: ${await nowMs(page)}`);
+  await ctx.screenshot(page, 'story-step-1', { fullPage: false });
+
+  // The whole story by its Next buttons: each caption at its instant, what it points at on screen.
+  const wall0 = Date.now();
+  for (let i = 1; i < steps.length; i++) {
+    const t0 = Date.now();
+    await page.click('[data-testid="story-next"]');
+    await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step ${i + 1} of`), { timeout: 60000 });
+    const at = await nowMs(page);
+    ctx.assert(at === steps[i].at_ms, `"Next" holds at step ${i + 1}'s instant ${steps[i].at_ms}: ${at}`);
+    ctx.assert((await page.textContent('[data-testid="story-caption"]')) === steps[i].caption, `step ${i + 1}'s caption is shown`);
+    ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'and the clock holds there');
+    if (steps[i].look_at) {
+      await page.waitForTimeout(700); // the smooth scroll to the panel
+      const seen = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('.story-focus')].map((n) => {
+        const r = n.getBoundingClientRect();
+        return { what: n.dataset.story, visible: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth };
+      }));
+      ctx.assert(seen.some((x) => x.what === `panel-${steps[i].look_at}` && x.visible), `step ${i + 1} marks its panel (${steps[i].look_at}) on screen: ${JSON.stringify(seen)}`);
+      if (steps[i].target) ctx.assert(seen.some((x) => x.what === steps[i].target && x.visible), `and its element ${steps[i].target}: ${JSON.stringify(seen)}`);
+    }
+    ctx.log(`step ${i + 1} at ${at} ms reached in ${Date.now() - t0} ms wall`);
+    if (i === 3) await ctx.screenshot(page, 'story-step-4', { fullPage: false });
+  }
+  ctx.log(`the whole story by its Next buttons: ${Date.now() - wall0} ms wall`);
+  await ctx.screenshot(page, 'story-last-step', { fullPage: false });
+
+
+  const last = steps.length - 1;
+  await page.click('[data-testid="story-back"]');
+  await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step ${last} of`));
+  ctx.assert(await nowMs(page) === steps[last - 1].at_ms, `"Back" returns to step ${last}'s instant: ${await nowMs(page)}`);
+
+  // A seek by hand: the story follows to the caption of the instant reached.
+  await onPlayground(page, (el, at) => el.seek(at), steps[1].at_ms);
+  await waitText(page, '[data-testid="story-progress"]', /^Step 2 of/);
+
+  await page.click('[data-testid="story-close"]');
+  ctx.assert(await page.isHidden('[data-testid="story"]'), 'the story closes');
+  ctx.assert(await page.isVisible('[data-testid="story-start"]'), 'and can be started again from the toolbar');
+  ctx.assertNoErrors(errors, 'story');
+}
