@@ -36,11 +36,12 @@ export function compiledModule() {
 
 function instantiate(module) {
   const bindings = createBindings();
-  bindings.initSync({ module });
-  return { Playground: bindings.Playground, retired: false };
+  const exports = bindings.initSync({ module });
+  // `memory`: the instance's linear memory, for the benches' footprint figures.
+  return { Playground: bindings.Playground, memory: exports.memory, retired: false };
 }
 
-/** The page's shared model: `{Playground, retired}`. */
+/** The page's shared model: `{Playground, memory, retired}`. */
 export async function sharedModel() {
   const module = await compiledModule();
   if (!shared || shared.retired) shared = instantiate(module);
