@@ -34,7 +34,10 @@ function partitionBlock(tp, replicas, snap, brokerById) {
     const f = followerOf.get(r.broker);
     const role = r.is_leader ? `leader, epoch ${r.leader_epoch}` : `follower (epoch ${r.leader_epoch})`;
     const inIsr = (leader ?? ctrl)?.isr.includes(r.broker);
-    const seen = f ? `leader sees LEO ${f.log_end_offset ?? '?'}, caught up at ${fmt(f.last_caught_up_time_ms)} ms` : '';
+    const seen = !f ? ''
+      : f.log_end_offset == null
+        ? `the leader has not heard from it yet (no fetch since it became leader), so it does not know its LEO; counted as caught up at ${fmt(f.last_caught_up_time_ms)} ms`
+        : `leader sees LEO ${f.log_end_offset}, caught up at ${fmt(f.last_caught_up_time_ms)} ms`;
     return `<div class="replica ${b.state}">
       <div class="rlabel"><b>broker ${r.broker}</b> <span class="role">${role}</span>
         <span class="badge ${b.state}">${b.state}</span>${inIsr ? '<span class="badge isr">ISR</span>' : '<span class="badge out">out of ISR</span>'}</div>
