@@ -9,6 +9,16 @@ import { playgroundsReady, onPlayground, nowMs, waitText } from './lib.mjs';
 const S02 = 's02-stalled-follower-times-out';
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
 
+/** Sets one breakpoint in the Breakpoints menu, restarts, and plays at 1,000x. */
+async function playFromZeroWithBreakpoint(page, testid) {
+  await page.click('[data-menu="breakpoints"]');
+  await page.check(`[data-testid="${testid}"]`);
+  await page.keyboard.press('Escape');
+  await page.click('[data-testid="restart"]');
+  await page.selectOption('[data-testid="speed"]', '1000');
+  await page.click('[data-testid="play"]');
+}
+
 export default async function timeTravel(ctx) {
   const { page, errors } = await ctx.openPage();
   await page.goto(`${ctx.baseURL}?scenario=${S02}`, { waitUntil: 'load' });
@@ -42,12 +52,7 @@ export default async function timeTravel(ctx) {
   ctx.assert(next >= 0 && (await page.getAttribute('[data-testid="timeline"]', 'aria-valuenow')) === String(next), `ArrowRight moves to the next marker and the slider says so: ${next}`);
 
   // A breakpoint on expiry: played from 0, the clock stops exactly at 31000 ms and says why.
-  await page.click('[data-menu="breakpoints"]');
-  await page.check('[data-testid="breakpoint-expiry"]');
-  await page.keyboard.press('Escape');
-  await page.click('[data-testid="restart"]');
-  await page.selectOption('[data-testid="speed"]', '1000');
-  await page.click('[data-testid="play"]');
+  await playFromZeroWithBreakpoint(page, 'breakpoint-expiry');
   await waitText(page, '.notices', /Breakpoint: .*31,?000 ms/, { timeout: 30000 });
   ctx.assert(await nowMs(page) === 31000, `the breakpoint stopped the clock at 31000: ${await nowMs(page)}`);
   ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'and paused it');
@@ -115,12 +120,7 @@ export default async function timeTravel(ctx) {
   await page.click('[data-testid="step-back"]');
   ctx.assert((await page.textContent('[data-testid="num-delayed-operations"]')) === '1', 'one step back p1 waits again');
   ctx.assert(!(await page.$('[data-testid="response"]')) || !/^p1 /.test(await page.textContent('[data-testid="response"]')), 'and has no answer yet');
-  await page.click('[data-menu="breakpoints"]');
-  await page.check('[data-testid="breakpoint-isr-change"]');
-  await page.keyboard.press('Escape');
-  await page.click('[data-testid="restart"]');
-  await page.selectOption('[data-testid="speed"]', '1000');
-  await page.click('[data-testid="play"]');
+  await playFromZeroWithBreakpoint(page, 'breakpoint-isr-change');
   await waitText(page, '.notices', /Breakpoint: /, { timeout: 30000 });
   ctx.assert(await nowMs(page) === commit.at, `the ISR-change breakpoint stops at the commit, ${commit.at} ms: ${await nowMs(page)}`);
   await ctx.screenshot(page, 'timetravel-s03-shrink-breakpoint', { fullPage: false });

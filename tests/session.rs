@@ -67,6 +67,14 @@ fn snapshot(session: &Session) -> String {
     serde_json::to_string(&view::snapshot(session.sim())).unwrap()
 }
 
+/// A live session on the page's defaults: 3 brokers, RF 3, min.insync.replicas 2, no script.
+fn live_session() -> Session {
+    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [], "run_until_ms": 0});
+    Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap()
+}
+
 fn take_lines(session: &mut Session) -> (bool, Vec<String>) {
     let batch = session.take_events();
     assert_eq!(batch.dropped, 0);
@@ -237,10 +245,7 @@ fn step_forward_undoes_step_back_at_every_instant_of_s02() {
 
 #[test]
 fn a_live_command_applies_at_the_next_instant_and_replays_identically() {
-    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
-        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
-        "actions": [], "run_until_ms": 0});
-    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    let mut session = live_session();
     session.advance(1_000, ALL, false);
     let pause = session
         .command(&json!({"action": "pause_follower", "broker": 2}))
@@ -269,10 +274,7 @@ fn a_live_command_applies_at_the_next_instant_and_replays_identically() {
 fn seeking_back_across_a_live_command_and_forward_again_shows_it() {
     // A live session's commands are not in the saved runs taken before them; a replay from one of
     // those must still meet every command, after a fork that drops some and an undo too.
-    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
-        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
-        "actions": [], "run_until_ms": 0});
-    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    let mut session = live_session();
     session.advance(500, ALL, false);
     session
         .command(&json!({"action": "pause_follower", "broker": 2}))
@@ -332,10 +334,7 @@ fn seeking_back_across_a_live_command_and_forward_again_shows_it() {
 
 #[test]
 fn a_step_through_a_quiet_live_cluster_goes_a_minute_not_a_week() {
-    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
-        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
-        "actions": [], "run_until_ms": 0});
-    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    let mut session = live_session();
     session.advance(1_000, ALL, false);
     for broker in [1, 2] {
         session
@@ -361,10 +360,7 @@ fn a_step_through_a_quiet_live_cluster_goes_a_minute_not_a_week() {
 
 #[test]
 fn a_command_in_the_past_forks_and_one_undo_brings_the_future_back() {
-    let setup = json!({"name": "live", "config": {"min_insync_replicas": 2},
-        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
-        "actions": [], "run_until_ms": 0});
-    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    let mut session = live_session();
     session.advance(500, ALL, false);
     session
         .command(&json!({"action": "pause_follower", "broker": 1}))
