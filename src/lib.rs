@@ -17,6 +17,7 @@
 //! - [`session`]: a run a person plays: seek to any instant (checkpoints and replay), step back,
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
+//! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
 pub mod kafka;
@@ -26,6 +27,7 @@ pub mod purgatory;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+mod sort;
 pub mod timer;
 pub mod trace;
 
