@@ -30,6 +30,11 @@ pub mod sim;
 mod sort;
 pub mod timer;
 pub mod trace;
+/// Kafka's purgatory benchmark workload, shared by the native bench and the wasm bench page
+/// (compiled into the .wasm only with the `workload` feature, so the shipped module is unchanged).
+#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
+#[doc(hidden)]
+pub mod workload;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

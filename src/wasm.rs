@@ -479,3 +479,33 @@ fn rank(m: &Marker) -> u8 {
         Hw => 3,
     }
 }
+
+/// Kafka's purgatory benchmark workload (`src/workload.rs`), for the bench page only: the
+/// schedule is drawn by `new`, and `run` replays it against a fresh purgatory, so the page times
+/// exactly what the native bench times.
+#[cfg(feature = "workload")]
+#[wasm_bindgen]
+pub struct PurgatoryWorkload {
+    schedule: crate::workload::Schedule,
+}
+
+#[cfg(feature = "workload")]
+#[wasm_bindgen]
+impl PurgatoryWorkload {
+    #[wasm_bindgen(constructor)]
+    pub fn new(requests: u32) -> PurgatoryWorkload {
+        PurgatoryWorkload {
+            schedule: crate::workload::Schedule::new(requests.max(1) as usize),
+        }
+    }
+
+    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms`.
+    pub fn run(&self) -> String {
+        let mut store = crate::workload::CratePurgatory::new();
+        let o = crate::workload::replay(&self.schedule, &mut store);
+        format!(
+            "{} {} {} {} {}",
+            o.completed, o.expired, o.pending_sum, o.pending_max, o.steady_ms
+        )
+    }
+}
