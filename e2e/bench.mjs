@@ -1,56 +1,113 @@
-// Measures the page: time to interactive from loopback (navigation start -> [data-testid=ready]),
-// split at the page's performance marks, and frames per second with 1,000 waiting requests
-// (www/bench.html), served by Python's http.server and by scripts/static-server.mjs.
-// node e2e/bench.mjs [RUNS]   (default 9 cold contexts; medians printed)
-import { startServer, launchBrowser, openPage, SERVE_ROOT } from './lib.mjs';
+// The page's benchmarks, in one run (README: "Benchmarks"):
+//
+// 1. Time to interactive of index.html from loopback: navigation start -> the element's `ready`
+//    (its `playground-ready` performance mark), cold browser contexts, served by Python's
+//    http.server and by scripts/static-server.mjs.
+// 2. Frames: www/bench.html?mode=frames, the <purgatory-playground> element with 10,000 acks=all
+//    requests waiting over 100 partitions (3 brokers, followers 1 and 2 paused), playing at 1x:
+//    sim + render ms per frame (median, p95), fps, and where the time goes.
+// 3. Kafka's purgatory workload (src/workload.rs), native (examples/purgatory_workload.rs, cargo's
+//    release profile) and wasm (www/bench.html?mode=workload, the shipping build flags with the
+//    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule: wasm / native.
+//
+// node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
+//   BENCH_ONLY=tti,frames,workload   run some parts only
+//   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
+//   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3                  the workload's size and rounds
+// Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './lib.mjs';
 import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
+const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload').split(',');
+const env = (k, d) => Number(process.env[k] ?? d);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-async function tti(url) {
+async function tti(browser, url) {
   const rows = [];
   for (let i = 0; i < RUNS; i++) {
     const { page, context } = await openPage(browser);
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForSelector('[data-testid="ready"]', { state: 'attached' });
-    await page.waitForFunction(() => performance.getEntriesByName('first-paint-after-ready').length > 0);
-    rows.push(await page.evaluate(() => {
+    await page.waitForSelector('purgatory-playground[ready]', { state: 'attached', timeout: 30000 });
+    rows.push(await page.evaluate(async () => {
       const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+      const ready = mark('playground-ready');
+      // The first frame painted after ready: two animation frames later.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
-      return {
-        wasmFetched: wasm ? wasm.responseEnd : NaN,
-        instantiated: mark('wasm-instantiated'),
-        firstFrame: mark('first-frame'),
-        ready: mark('playground-ready'),
-        painted: mark('first-paint-after-ready'),
-      };
+      return { wasmFetched: wasm ? wasm.responseEnd : NaN, ready, painted: performance.now() };
     }));
     await context.close();
   }
-  const keys = Object.keys(rows[0]);
-  const med = Object.fromEntries(keys.map((k) => [k, median(rows.map((r) => r[k]))]));
-  const all = rows.map((r) => r.ready.toFixed(0)).sort((a, b) => a - b).join(', ');
-  console.log(`  ready (ms, ${RUNS} cold contexts): ${all}; median ${med.ready.toFixed(0)}`);
-  console.log(`  medians: wasm fetched ${med.wasmFetched.toFixed(0)}, instantiated ${med.instantiated.toFixed(0)}, first frame ${med.firstFrame.toFixed(0)}, ready ${med.ready.toFixed(0)}, painted after ready ${med.painted.toFixed(0)}`);
+  const all = rows.map((r) => Math.round(r.ready)).sort((a, b) => a - b).join(', ');
+  const med = (k) => median(rows.map((r) => r[k])).toFixed(0);
+  console.log(`  ready (ms, ${RUNS} cold contexts): ${all}; median ${med('ready')} (goal <= 300)`);
+  console.log(`  medians: wasm fetched ${med('wasmFetched')}, ready ${med('ready')}, painted after ready ${med('painted')}`);
+}
+
+async function benchPage(browser, base, query, timeout) {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${base}www/bench.html?${query}`);
+  await page.waitForSelector('[data-testid="bench-result"][data-done]', { state: 'attached', timeout });
+  const result = JSON.parse(await page.textContent('[data-testid="bench-result"]'));
+  await page.context().close();
+  if (result.error || errors.length) throw new Error(`bench.html?${query}: ${result.error ?? ''} ${errors.join('; ')}`);
+  return result;
+}
+
+async function frames(browser, base) {
+  const n = env('BENCH_N', 10000);
+  const partitions = env('BENCH_PARTITIONS', 100);
+  const seconds = env('BENCH_SECONDS', 5);
+  const r = await benchPage(browser, base, `mode=frames&n=${n}&partitions=${partitions}&seconds=${seconds}`, 180000);
+  console.log(`frames: ${r.waiting.toLocaleString('en')} acks=all requests waiting over ${r.partitions} partitions, playing at 1x for ${r.seconds} s (${r.sim_ms_played} simulated ms)`);
+  console.log(`  sim + render per frame: median ${r.sim_render_ms_median} ms, p95 ${r.sim_render_ms_p95} ms, max ${r.sim_render_ms_max} ms (goal: median <= 8); ${r.fps} fps (frame interval median ${r.frame_interval_ms_median} ms)`);
+  console.log(`  mean ms per frame by part: ${Object.entries(r.mean_ms_per_frame).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`  one draw of each view on the last snapshot (ms): ${Object.entries(r.view_ms_once).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`  (sending the ${r.waiting.toLocaleString('en')} requests took ${r.send_ms} ms)`);
+}
+
+function nativeWorkload(requests, rounds) {
+  const args = ['run', '--release', '--quiet', '--example', 'purgatory_workload', '--', String(requests), String(rounds)];
+  const run = spawnSync('cargo', args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (run.status !== 0) throw new Error(`cargo ${args.join(' ')} failed: ${run.stderr}`);
+  const m = /native_ms ([\d. ]+) outcome (.*)/.exec(run.stdout);
+  if (!m) throw new Error(`unexpected output from the native workload: ${run.stdout}`);
+  return { ms: m[1].trim().split(/\s+/).map(Number), outcome: m[2].trim() };
+}
+
+async function workload(browser, base) {
+  if (!existsSync(path.join(SERVE_ROOT, 'www/bench-pkg/purgatory_playground_bg.wasm'))) {
+    throw new Error('www/bench-pkg is missing: run scripts/build-wasm.sh --bench first');
+  }
+  const requests = env('BENCH_REQUESTS', 6000000);
+  const rounds = env('BENCH_ROUNDS', 3);
+  const native = nativeWorkload(requests, rounds);
+  const wasm = await benchPage(browser, base, `mode=workload&requests=${requests}&rounds=${rounds}`, 600000);
+  const [n, w] = [median(native.ms), median(wasm.wasm_ms)];
+  console.log(`purgatory workload, ${requests.toLocaleString('en')} requests, median of ${rounds} replays each:`);
+  console.log(`  native ${n.toFixed(0)} ms (${native.ms.join(', ')}), wasm ${w.toFixed(0)} ms (${wasm.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(w / n).toFixed(2)}x (goal <= 1.5x)`);
+  const same = native.outcome === wasm.outcome;
+  console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
 }
 
 const server = await startServer();
 const node = await startNodeServer(SERVE_ROOT);
 const browser = await launchBrowser();
 try {
-  for (const [what, base] of [['python3 -m http.server (HTTP/1.0)', server.url], ['scripts/static-server.mjs (HTTP/1.1 keep-alive)', node.url]]) {
-    console.log(`time to interactive, / from ${what}`);
-    await tti(base);
-    console.log(`time to interactive, /?scenario=s03-stalled-follower-completes-at-isr-shrink from ${what}`);
-    await tti(`${base}?scenario=s03-stalled-follower-completes-at-isr-shrink`);
+  if (ONLY.includes('tti')) {
+    for (const [what, base] of [['python3 -m http.server (HTTP/1.0)', server.url], ['scripts/static-server.mjs (HTTP/1.1 keep-alive)', node.url]]) {
+      console.log(`time to interactive, / from ${what}`);
+      await tti(browser, base);
+      console.log(`time to interactive, /?scenario=s03-stalled-follower-completes-at-isr-shrink from ${what}`);
+      await tti(browser, `${base}?scenario=s03-stalled-follower-completes-at-isr-shrink`);
+    }
   }
-  if (!process.env.BENCH_NO_FPS) {
-    const { page } = await openPage(browser);
-    await page.goto(`${server.url}www/bench.html?n=1000&seconds=5`);
-    await page.waitForSelector('[data-testid="bench-result"][data-done]', { timeout: 60000 });
-    console.log(`fps with 1,000 waiting requests: ${await page.textContent('[data-testid="bench-result"]')}`);
-  }
+  if (ONLY.includes('frames')) await frames(browser, node.url);
+  if (ONLY.includes('workload')) await workload(browser, node.url);
 } finally {
   await browser.close();
   await server.stop();

@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
 # Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level "z", then npm's
 # wasm-opt (binaryen 132; Debian's 108 breaks the module, see shared/setup.md trap 1).
+#
+#   scripts/build-wasm.sh           the shipping module, www/pkg
+#   scripts/build-wasm.sh --bench   the same build with the `workload` feature (Kafka's purgatory
+#                                   workload for www/bench.html), www/bench-pkg; same flags, so
+#                                   the bench times the shipping code generation
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-CARGO_PROFILE_RELEASE_OPT_LEVEL=z wasm-pack --log-level warn build --target web --out-dir www/pkg --release --no-pack
-wasm-opt -Oz --converge --strip-producers www/pkg/purgatory_playground_bg.wasm -o www/pkg/purgatory_playground_bg.wasm
+
+out=www/pkg
+cargo_args=()
+if [[ "${1:-}" == "--bench" ]]; then
+    out=www/bench-pkg
+    cargo_args=(-- --features workload)
+fi
+
+# The flags the shipped module is built with (README: "The .wasm: size and speed").
+OPT_LEVEL=z
+WASM_OPT_FLAGS=(-Oz --converge)
+
+CARGO_PROFILE_RELEASE_OPT_LEVEL=$OPT_LEVEL wasm-pack --log-level warn build --target web --out-dir "$out" --release --no-pack "${cargo_args[@]}"
+wasm-opt "${WASM_OPT_FLAGS[@]}" --strip-producers "$out/purgatory_playground_bg.wasm" -o "$out/purgatory_playground_bg.wasm"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The page's size budget: the built .wasm, gzipped at level 9, must stay within 150,000 bytes
-# (the page's goal). Size is deterministic for a given toolchain, so this is a check, not a
-# benchmark; it names the size and the budget either way.
+# The page's size budget: the built .wasm, gzipped at level 9, must stay within 165,000 bytes
+# (issue 9's budget, with serde-wasm-bindgen back on the boundary; it was 150,000 without it).
+# Size is deterministic for a given toolchain, so this is a check, not a benchmark; it names the
+# size and the budget either way.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-BUDGET=150000
+BUDGET=165000
 wasm=www/pkg/purgatory_playground_bg.wasm
 [[ -f "$wasm" ]] || die "$wasm is missing: run 'npm run build' first"
 size=$(gzip -9c "$wasm" | wc -c)

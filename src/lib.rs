@@ -17,6 +17,7 @@
 //! - [`session`]: a run a person plays: seek to any instant (checkpoints and replay), step back,
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
+//! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
 pub mod kafka;
@@ -26,8 +27,14 @@ pub mod purgatory;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+mod sort;
 pub mod timer;
 pub mod trace;
+/// Kafka's purgatory benchmark workload, shared by the native bench and the wasm bench page
+/// (compiled into the .wasm only with the `workload` feature, so the shipped module is unchanged).
+#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
+#[doc(hidden)]
+pub mod workload;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

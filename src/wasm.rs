@@ -55,31 +55,68 @@ fn err(message: impl std::fmt::Display) -> JsError {
 /// the runner reads).
 const MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
 
-/// A JS argument as JSON: a string is JSON text (at most `max_bytes`); anything else is read by
-/// serde-wasm-bindgen (objects, arrays, numbers, strings, booleans, null). `undefined`,
-/// functions, symbols, BigInts and getters that throw are refused with a message naming `what`.
+/// A JS argument as JSON: a string is JSON text (at most `max_bytes`); anything else is written
+/// as JSON text by the engine's `JSON.stringify` and read by serde_json (objects, arrays, numbers,
+/// strings, booleans, null). `undefined`, functions, symbols and BigInts are refused with a
+/// message naming `what`; so is anything `JSON.stringify` throws on (a cycle, a nested BigInt, a
+/// getter that throws).
 fn to_json_value(value: JsValue, what: &str, max_bytes: usize) -> Result<Value, JsError> {
     if value.is_undefined() || value.is_null() {
         let found = if value.is_null() { "null" } else { "undefined" };
         return Err(err(format!("{what}: expected an object, found {found}")));
     }
-    if let Some(text) = value.as_string() {
-        if text.len() > max_bytes {
+    let text = match value.as_string() {
+        Some(text) if text.len() > max_bytes => {
             return Err(err(format!(
                 "{what}: the text is {} bytes long; at most {max_bytes} are read",
                 text.len()
             )));
         }
-        return serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")));
-    }
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        err(format!(
-            "{what}: expected plain JSON data (objects, arrays, numbers, strings): {e}"
-        ))
-    })
+        Some(text) => text,
+        None => {
+            let refused = if value.is_function() {
+                Some("a function")
+            } else if value.is_symbol() {
+                Some("a symbol")
+            } else if value.is_bigint() {
+                Some("a BigInt")
+            } else {
+                None
+            };
+            let written = match refused {
+                Some(found) => Err(found.to_string()),
+                None => js_sys::JSON::stringify(&value)
+                    .map(String::from)
+                    .map_err(|e| {
+                        js_sys::Error::from(e)
+                            .message()
+                            .as_string()
+                            .unwrap_or_default()
+                    }),
+            };
+            match written {
+                Ok(text) => text,
+                Err(why) => {
+                    return Err(err(format!(
+                    "{what}: expected plain JSON data (objects, arrays, numbers, strings): {why}"
+                )))
+                }
+            }
+        }
+    };
+    serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
 }
 
-/// Small answers: objects built field by field (`null` for `None`, plain objects for maps).
+/// The answers of the per-frame calls (`advance`, `extent`): objects built field by field by
+/// serde-wasm-bindgen (`null` for `None`), faster for a few fields than writing and parsing JSON.
+fn to_js_object<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(err)
+}
+
+/// Other small answers: as JSON text (see `to_js_via_text`), so that each type's serializer is
+/// compiled once, for serde_json.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     to_js_via_text(value)
 }
@@ -89,6 +126,23 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 fn to_js_via_text<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let text = serde_json::to_string(value).map_err(err)?;
     js_sys::JSON::parse(&text).map_err(|_| err("internal: JSON.parse refused the module's JSON"))
+}
+
+/// `text` with every ".: " written ": ", as `text.replace(".: ", ": ")` would, without the
+/// substring search that costs about 1 KB of gzipped wasm for this one use.
+fn drop_dot_before_colon(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with(".: ") {
+            out.push_str(": ");
+            rest = &rest[3..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// A whole number of milliseconds in `0..=max`.
@@ -142,7 +196,7 @@ impl Playground {
             );
         }
         let scenario = Scenario::from_value(&doc)
-            .map_err(|e| err(format!("setup.{e}").replace(".: ", ": ")))?;
+            .map_err(|e| err(drop_dot_before_colon(&format!("setup.{e}"))))?;
         Self::open(&scenario, true)
     }
 
@@ -196,7 +250,7 @@ impl Playground {
     pub fn advance(&mut self, ms: f64, stop_at_notable: Option<bool>) -> Result<JsValue, JsError> {
         let ms = whole_ms(ms, "advance", MAX_ADVANCE_MS)?;
         let stop = stop_at_notable.unwrap_or(false);
-        to_js(&self.session.advance(ms, MAX_STEPS_PER_CALL, stop))
+        to_js_object(&self.session.advance(ms, MAX_STEPS_PER_CALL, stop))
     }
 
     /// When the next timeline marker after the playhead comes, if the run is computed that far.
@@ -261,13 +315,16 @@ impl Playground {
 
     /// `{now_ms, frontier_ms, horizon_ms, live, complete, at_end, can_undo}`.
     pub fn extent(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.extent())
+        to_js_object(&self.session.extent())
     }
 
     /// `{seed, config, topics}` of this run.
     pub fn setup(&self) -> Result<JsValue, JsError> {
         let sim = self.session.sim();
-        to_js(&json!({ "seed": sim.seed(), "config": sim.config(), "topics": sim.topics() }))
+        // As text: a seed beyond 2^53 is a JSON number serde-wasm-bindgen would refuse.
+        to_js_via_text(
+            &json!({ "seed": sim.seed(), "config": sim.config(), "topics": sim.topics() }),
+        )
     }
 
     /// The summarised state at the playhead (see `sim::view`).
@@ -304,9 +361,9 @@ impl Playground {
             range.iter().collect()
         } else {
             let mut by_rank: Vec<&Marker> = range.iter().collect();
-            by_rank.sort_by_key(|m| (rank(m), m.at_ms));
+            crate::sort::sort_by_key(&mut by_rank, |m| (rank(m), m.at_ms));
             by_rank.truncate(max);
-            by_rank.sort_by_key(|m| m.id);
+            crate::sort::sort_by_key(&mut by_rank, |m| m.id);
             by_rank
         };
         to_js(&json!({
@@ -420,5 +477,35 @@ fn rank(m: &Marker) -> u8 {
         Answered | Purge | Unfenced | IsrProposed => 1,
         Produce => 2,
         Hw => 3,
+    }
+}
+
+/// Kafka's purgatory benchmark workload (`src/workload.rs`), for the bench page only: the
+/// schedule is drawn by `new`, and `run` replays it against a fresh purgatory, so the page times
+/// exactly what the native bench times.
+#[cfg(feature = "workload")]
+#[wasm_bindgen]
+pub struct PurgatoryWorkload {
+    schedule: crate::workload::Schedule,
+}
+
+#[cfg(feature = "workload")]
+#[wasm_bindgen]
+impl PurgatoryWorkload {
+    #[wasm_bindgen(constructor)]
+    pub fn new(requests: u32) -> PurgatoryWorkload {
+        PurgatoryWorkload {
+            schedule: crate::workload::Schedule::new(requests.max(1) as usize),
+        }
+    }
+
+    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms`.
+    pub fn run(&self) -> String {
+        let mut store = crate::workload::CratePurgatory::new();
+        let o = crate::workload::replay(&self.schedule, &mut store);
+        format!(
+            "{} {} {} {} {}",
+            o.completed, o.expired, o.pending_sum, o.pending_max, o.steady_ms
+        )
     }
 }

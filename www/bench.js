@@ -1,46 +1,179 @@
-// Frame-rate bench: the full page with N acks=all requests waiting (both followers paused), the
-// clock playing at 1x, frames counted for a few seconds. ?n=1000&seconds=5
-import { loadPlayground } from './wasm-module.js';
-import { PlaygroundApp } from './app.js';
-import { PAGE_DEFAULTS } from './layout.js';
-import { sliderFromSpeed } from './clock.js';
-
+// Bench page, two modes, each run headlessly by e2e/bench.mjs (which also times the native side):
+//
+//   bench.html?mode=frames&n=10000&partitions=100&seconds=5
+//     The <purgatory-playground> element (dist/, the bundle authors embed) with every view and the
+//     full controls: 3 brokers, one topic of `partitions` partitions, followers 1 and 2 paused, `n`
+//     acks=all requests waiting in the purgatory, playing at 1x. Reports per frame the wall ms of
+//     the clock's frame callback (simulation + rendering, what the page's own code costs), its
+//     parts (advance, snapshot, views), the frame rate, and one timed draw of each view.
+//
+//   bench.html?mode=workload&requests=6000000&rounds=3
+//     Kafka's purgatory workload (src/workload.rs) in the shipping build flags with the `workload`
+//     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay.
+//
+// The result is JSON in [data-testid="bench-result"], which gets `data-done` when it is there.
 const params = new URLSearchParams(location.search);
-const n = Number(params.get('n') ?? 1000);
-const seconds = Number(params.get('seconds') ?? 5);
 const out = document.querySelector('[data-testid="bench-result"]');
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? NaN; };
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN; };
+const round = (x) => Math.round(x * 100) / 100;
 
-const Playground = await loadPlayground();
-const app = new PlaygroundApp(document.getElementById('app'), Playground);
-app.load({ setup: { ...PAGE_DEFAULTS, config: { ...PAGE_DEFAULTS.config, request_timeout_ms: 600000 } } });
-app.command({ action: 'pause_follower', broker: 1 });
-app.command({ action: 'pause_follower', broker: 2 });
-app.sim.advance(600); // the parked fetches come back; nothing else will move the HW
-app.ingest();
-app.$('[name=burst]').value = String(n);
-app.produce(n);
-const speed = app.$('[data-testid="speed"]');
-speed.value = String(sliderFromSpeed(1));
-speed.dispatchEvent(new Event('input'));
-app.start();
-app.togglePlay();
-const waiting = app.sim.snapshot().requests_waiting;
-window.__app = app; // for profiling from the bench driver
+function finish(result) {
+  out.textContent = JSON.stringify(result);
+  out.dataset.done = 'true';
+}
 
-let frames = 0;
-let worst = 0;
-let last = null;
-const t0 = performance.now();
-await new Promise((resolve) => {
-  const tick = (ts) => {
-    if (last !== null) worst = Math.max(worst, ts - last);
-    last = ts;
-    frames++;
-    if (ts - t0 < seconds * 1000) requestAnimationFrame(tick); else resolve();
+async function workload() {
+  const requests = Number(params.get('requests') ?? 6000000);
+  const rounds = Number(params.get('rounds') ?? 3);
+  const { default: init, PurgatoryWorkload } = await import('./bench-pkg/purgatory_playground.js');
+  await init();
+  const w = new PurgatoryWorkload(requests);
+  const ms = [];
+  let outcome = null;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    outcome = w.run();
+    ms.push(round(performance.now() - t0));
+  }
+  w.free();
+  return { mode: 'workload', requests, wasm_ms: ms, outcome };
+}
+
+/** Wraps `obj[name]` so each call's wall ms is added to `into[key]`. */
+function timeCalls(obj, name, into, key = name) {
+  const orig = obj[name].bind(obj);
+  into[key] = 0;
+  obj[name] = (...args) => {
+    const t0 = performance.now();
+    try { return orig(...args); } finally { into[key] += performance.now() - t0; }
   };
-  requestAnimationFrame(tick);
-});
-const elapsed = (performance.now() - t0) / 1000;
-const result = { waiting, frames, seconds: Number(elapsed.toFixed(2)), fps: Number((frames / elapsed).toFixed(1)), worst_frame_ms: Number(worst.toFixed(1)), sim_now_ms: app.sim.nowMs };
-out.textContent = JSON.stringify(result);
-out.dataset.done = 'true';
+}
+
+async function frames() {
+  const n = Number(params.get('n') ?? 10000);
+  const partitions = Number(params.get('partitions') ?? 100);
+  const seconds = Number(params.get('seconds') ?? 5);
+  await import('../dist/purgatory-playground.js');
+  const el = document.createElement('purgatory-playground');
+  el.setAttribute('views', 'all');
+  el.setAttribute('controls', 'full');
+  el.setAttribute('speed', '1');
+  const ready = new Promise((resolve) => el.addEventListener('ready', resolve, { once: true }));
+  document.getElementById('app').append(el);
+  await ready;
+  const app = el.app;
+  const setup = {
+    seed: 0,
+    config: { brokers: 3, min_insync_replicas: 2, replica_fetch_wait_max_ms: 500, network_delay_ms: 20, request_timeout_ms: 600000 },
+    topics: [{ name: 't', partitions, replication_factor: 3 }],
+  };
+  const error = await app.open({ live: setup }, { play: false });
+  if (error) throw new Error(error);
+  el.command({ action: 'pause_follower', broker: 1 });
+  el.command({ action: 'pause_follower', broker: 2 });
+  app.sim.advance(600); // the parked fetches come back; nothing else will move the HW
+  // The requests go straight to the handle: the element's command() also saves the session for
+  // recovery after each one, which is the page's cost of a click, not of a frame.
+  const tSend = performance.now();
+  for (let i = 0; i < n; i++) {
+    app.sim.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: i % partitions, count: 1 }] });
+  }
+  const sendMs = performance.now() - tSend;
+  app.ingest();
+  app.refresh();
+  const waiting = app.sim.snapshot().requests_waiting;
+
+  // Per frame: the clock's callback (advance + draw), and inside it the model calls and views.
+  const parts = {};
+  const perFrame = [];
+  timeCalls(app.sim, 'advance', parts, 'advance');
+  timeCalls(app.sim, 'snapshot', parts, 'snapshot');
+  timeCalls(app.sim, 'takeEvents', parts, 'takeEvents');
+  timeCalls(app, 'drawCluster', parts, 'drawCluster');
+  timeCalls(app, 'drawPanels', parts, 'drawPanels');
+  if (app.timeline) timeCalls(app.timeline, 'update', parts, 'timeline');
+  const totals = {};
+  const clock = app.clock;
+  const tick = clock.tick;
+  const intervals = [];
+  let last = null;
+  clock.tick = (ts) => {
+    for (const k of Object.keys(parts)) parts[k] = 0;
+    const t0 = performance.now();
+    tick(ts);
+    const ms = performance.now() - t0;
+    perFrame.push(ms);
+    for (const [k, v] of Object.entries(parts)) totals[k] = (totals[k] ?? 0) + v;
+    if (last !== null) intervals.push(ts - last);
+    last = ts;
+  };
+  clock.stop();
+  app.setPlaying(true);
+  clock.start();
+  const simStart = app.sim.nowMs;
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const elapsed = (performance.now() - t0) / 1000;
+  app.setPlaying(false);
+  clock.tick = tick;
+  const frameCount = perFrame.length;
+
+  // One timed draw of each view on the last snapshot (the same modules the bundle holds).
+  const views = await viewCosts(app);
+  return {
+    mode: 'frames',
+    waiting,
+    partitions,
+    send_ms: round(sendMs),
+    frames: frameCount,
+    seconds: round(elapsed),
+    fps: round(frameCount / elapsed),
+    frame_interval_ms_median: round(median(intervals)),
+    sim_render_ms_median: round(median(perFrame)),
+    sim_render_ms_p95: round(pct(perFrame, 0.95)),
+    sim_render_ms_max: round(Math.max(...perFrame)),
+    mean_ms_per_frame: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, round(v / frameCount)])),
+    view_ms_once: views,
+    sim_ms_played: app.sim.nowMs - simStart,
+  };
+}
+
+/** Draws each view once on the current snapshot with its own render function, timed. */
+async function viewCosts(app) {
+  const [cluster, purgatory, wheel, codepath, responses, log, metrics] = await Promise.all([
+    import('./views/cluster.js'), import('./views/purgatory.js'), import('./views/wheel.js'),
+    import('./views/codepath.js'), import('./views/responses.js'), import('./views/eventlog.js'),
+    import('./views/metrics.js'),
+  ]);
+  const snap = app.sim.snapshot();
+  const sel = app.selected;
+  const panel = (name) => app.$(`.panel.${name}`);
+  const draws = {
+    cluster: () => cluster.renderCluster(panel('cluster'), snap, snap.now_ms, sel),
+    purgatory: () => purgatory.renderPurgatory(panel('purgatory'), snap, sel),
+    wheel: () => wheel.renderWheel(panel('wheel'), snap, app.history.selectedOps(sel), app.wheelChanges.list, sel),
+    codepath: () => codepath.renderCodePath(panel('codepath'), app.history.trackOf(sel), app.history, snap.now_ms),
+    responses: () => responses.renderResponses(panel('responses'), snap, sel),
+    log: () => log.renderEventLog(panel('log'), app.history, app.controls.logFilter()),
+    metrics: () => metrics.renderMetrics(panel('metrics'), app.sim, snap),
+  };
+  const t0 = performance.now();
+  app.sim.snapshot();
+  const result = { snapshot: round(performance.now() - t0) };
+  for (const [name, draw] of Object.entries(draws)) {
+    if (!panel(name)) continue;
+    for (const e of panel(name).querySelectorAll('*')) delete e._html; // patch() skips unchanged HTML
+    const t = performance.now();
+    draw();
+    result[name] = round(performance.now() - t);
+  }
+  return result;
+}
+
+try {
+  finish(params.get('mode') === 'workload' ? await workload() : await frames());
+} catch (e) {
+  console.error(e);
+  finish({ error: String(e && e.stack ? e.stack : e) });
+}

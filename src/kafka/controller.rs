@@ -47,8 +47,13 @@ impl Controller {
         registry: BrokerRegistry,
         partitions: impl IntoIterator<Item = PartitionRecord>,
     ) -> Self {
+        // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
+        let mut by_tp = BTreeMap::new();
+        for r in partitions {
+            by_tp.insert(r.tp, r);
+        }
         Controller {
-            partitions: partitions.into_iter().map(|r| (r.tp, r)).collect(),
+            partitions: by_tp,
             registry,
         }
     }

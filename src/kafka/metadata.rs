@@ -41,7 +41,11 @@ impl BrokerRegistry {
             broker_epoch: 0,
         };
         BrokerRegistry {
-            brokers: (0..brokers).map(|b| (BrokerId(b), reg)).collect(),
+            // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
+            brokers: (0..brokers).fold(BTreeMap::new(), |mut map, b| {
+                map.insert(BrokerId(b), reg);
+                map
+            }),
         }
     }
 

@@ -106,7 +106,7 @@ impl Partition {
     pub fn initial(tp: TopicPartition, local: BrokerId, assignment: Vec<BrokerId>) -> Self {
         let leader = assignment[0];
         let mut isr = assignment.clone();
-        isr.sort();
+        crate::sort::sort(&mut isr);
         let remote_replicas = if leader == local {
             assignment
                 .iter()
@@ -159,7 +159,7 @@ impl Partition {
         if let IsrState::PendingExpand { replica } = self.isr_state {
             if !isr.contains(&replica) {
                 isr.push(replica);
-                isr.sort();
+                crate::sort::sort(&mut isr);
             }
         }
         isr
@@ -325,7 +325,7 @@ impl Partition {
         self.isr_state = IsrState::PendingExpand { replica: follower };
         let mut new_isr = self.isr.clone();
         new_isr.push(follower);
-        new_isr.sort();
+        crate::sort::sort(&mut new_isr);
         Some(self.proposal(new_isr))
     }
 

@@ -321,7 +321,7 @@ impl Broker {
         let keys = &mut self.watch_keys;
         keys.clear();
         keys.extend(statuses.iter().map(|s| s.tp));
-        keys.sort();
+        crate::sort::sort(keys);
         keys.dedup();
         let op = DelayedProduce {
             request: call.request,

@@ -290,7 +290,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             .filter(|list| !list.idle)
             .map(|list| (&list.key, &list.entries))
             .collect();
-        lists.sort_by(|a, b| a.0.cmp(b.0));
+        crate::sort::sort_by(&mut lists, |a, b| a.0.cmp(b.0));
         lists
     }
 

@@ -3,13 +3,12 @@
 //! history), never from what the page drew, so a breakpoint fires at the same instant in every
 //! replay of the same run.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde::Serialize;
 use serde_json::Value;
 
 use super::broker_set;
 use super::history::History;
+use super::str_map::StrMap;
 use crate::kafka::BrokerId;
 use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
 use crate::scenario::{Path, ScenarioError};
@@ -130,20 +129,21 @@ pub struct Stall {
 pub struct Breakpoints {
     pub spec: BreakpointSpec,
     /// Per partition: committed ISR size and leader, at the controller, as the playhead knows it.
-    partitions: BTreeMap<String, (usize, Option<BrokerId>)>,
+    partitions: StrMap<(usize, Option<BrokerId>)>,
     /// Stalls that already fired: `(partition, since)`.
-    stalls_fired: BTreeSet<(String, u64)>,
+    /// (A `Vec`: a person sees each one, so there are few; a set type would cost the .wasm its own
+    /// copy of `BTreeSet`'s code.)
+    stalls_fired: Vec<(String, u64)>,
 }
 
 impl Breakpoints {
     /// Takes the controller's view from the run the playhead is on (after a jump).
     pub fn sync(&mut self, sim: &Simulation) {
-        self.partitions = sim
-            .controller()
-            .partitions
-            .values()
-            .map(|p| (sim.tp_name(p.tp), (p.isr.len(), p.leader)))
-            .collect();
+        self.partitions.clear();
+        for p in sim.controller().partitions.values() {
+            self.partitions
+                .insert(sim.tp_name(p.tp), (p.isr.len(), p.leader));
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -249,18 +249,18 @@ impl Breakpoints {
     pub fn next_stall(&self, sim: &Simulation, history: &History) -> Option<Stall> {
         let stall_ms = self.spec.hw_stalled_ms?;
         let now = sim.now_ms();
-        let mut oldest: BTreeMap<String, u64> = BTreeMap::new();
+        let mut oldest: StrMap<u64> = StrMap::default();
         for broker in sim.brokers().iter().filter(|b| b.running) {
             for (_, op) in broker.produce_purgatory.waiting() {
                 for status in op.partitions.iter().filter(|s| s.acks_pending) {
-                    let since = oldest
-                        .entry(sim.tp_name(status.tp))
-                        .or_insert(op.created_ms);
+                    let since =
+                        oldest.get_or_insert_with(&sim.tp_name(status.tp), || op.created_ms);
                     *since = (*since).min(op.created_ms);
                 }
             }
         }
         oldest
+            .into_entries()
             .into_iter()
             .map(|(tp, waiting_since)| {
                 let moved = history.last_hw_move(&tp, now).unwrap_or(0);
@@ -272,7 +272,12 @@ impl Breakpoints {
                 }
             })
             .filter(|s| s.deadline_ms > now)
-            .filter(|s| !self.stalls_fired.contains(&(s.tp.clone(), s.since_ms)))
+            .filter(|s| {
+                !self
+                    .stalls_fired
+                    .iter()
+                    .any(|(tp, since)| *tp == s.tp && *since == s.since_ms)
+            })
             .min_by_key(|s| s.deadline_ms)
     }
 
@@ -284,7 +289,13 @@ impl Breakpoints {
             since_ms,
         } = stall;
         let waited = deadline_ms - since_ms;
-        self.stalls_fired.insert((tp.clone(), since_ms));
+        if !self
+            .stalls_fired
+            .iter()
+            .any(|(t, since)| *t == tp && *since == since_ms)
+        {
+            self.stalls_fired.push((tp.clone(), since_ms));
+        }
         Hit {
             kind: "hw_stalled_ms",
             at_ms: deadline_ms,

@@ -5,11 +5,10 @@
 //! function of the trace events seen so far, so a fork rebuilds it from a checkpoint's
 //! [`Derived`] state and the events replayed after it.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::broker_set;
+use super::str_map::StrMap;
 use crate::kafka::BrokerId;
 use crate::sim::Simulation;
 use crate::trace::{Event, Gauges, TraceEvent, TraceHash};
@@ -73,19 +72,17 @@ pub struct Derived {
     gauges: Vec<Gauges>,
     expired: u64,
     /// Per partition (by name): assignment size and committed ISR size, at the controller.
-    partitions: BTreeMap<String, (usize, usize)>,
+    partitions: StrMap<(usize, usize)>,
     min_insync_replicas: usize,
 }
 
 impl Derived {
     /// What the derivation knows at the start of a run.
     pub fn initial(sim: &Simulation) -> Self {
-        let partitions = sim
-            .controller()
-            .partitions
-            .values()
-            .map(|p| (sim.tp_name(p.tp), (p.assignment.len(), p.isr.len())))
-            .collect();
+        let mut partitions = StrMap::default();
+        for p in sim.controller().partitions.values() {
+            partitions.insert(sim.tp_name(p.tp), (p.assignment.len(), p.isr.len()));
+        }
         Derived {
             events: 0,
             hash: TraceHash::default(),
@@ -185,7 +182,7 @@ pub struct History {
     markers_dropped: u64,
     series: Vec<Series>,
     /// When each partition's HW moved, at its leader, in time order.
-    hw_moves: BTreeMap<String, Vec<u64>>,
+    hw_moves: StrMap<Vec<u64>>,
     scratch: Vec<u8>,
 }
 
@@ -196,7 +193,7 @@ impl History {
             markers: Vec::new(),
             markers_dropped: 0,
             series: vec![Series::default(); SERIES.len()],
-            hw_moves: BTreeMap::new(),
+            hw_moves: StrMap::default(),
             scratch: Vec::new(),
         }
     }
@@ -288,7 +285,7 @@ impl History {
                 }
             }
             Event::HighWatermarkAdvanced { tp, .. } => {
-                self.hw_moves.entry(tp.clone()).or_default().push(e.at_ms)
+                self.hw_moves.get_or_insert_with(tp, Vec::new).push(e.at_ms)
             }
             _ => {}
         }

@@ -26,6 +26,7 @@ pub mod history;
 mod play;
 mod recent;
 mod request_events;
+mod str_map;
 
 use std::collections::BTreeSet;
 
@@ -331,7 +332,11 @@ impl Session {
                 Action::Produce(p) => Some(p.id.to_string()),
                 _ => None,
             })
-            .collect()
+            // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
+            .fold(BTreeSet::new(), |mut ids, id| {
+                ids.insert(id);
+                ids
+            })
     }
 }
 

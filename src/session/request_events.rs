@@ -180,6 +180,6 @@ impl<'a> Story<'a> {
             cause = e.cause;
             self.push(e.clone());
         }
-        self.events.sort_by_key(|e| e.id);
+        crate::sort::sort_by_key(&mut self.events, |e| e.id);
     }
 }

@@ -113,7 +113,7 @@ impl Simulation {
                     hosted[b.0 as usize].insert(tp, Partition::initial(tp, b, assignment.clone()));
                 }
                 let mut isr = assignment.clone();
-                isr.sort();
+                crate::sort::sort(&mut isr);
                 let leader = Some(assignment[0]);
                 records.push(PartitionRecord {
                     tp,
@@ -171,7 +171,7 @@ impl Simulation {
             trace,
         )?;
         let mut actions = scenario.actions.clone();
-        actions.sort_by_key(|a| a.at_ms); // stable: file order within a millisecond
+        crate::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
         sim.pending_actions = actions.into();
         Ok(sim)
     }

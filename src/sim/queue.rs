@@ -196,7 +196,7 @@ impl Agenda {
     /// travelling).
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Scheduled)> {
         let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
-        all.sort_unstable_by(|a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
+        crate::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
         all.into_iter().map(|e| (e.at_ms, &e.what))
     }
 }

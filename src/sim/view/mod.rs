@@ -240,7 +240,9 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                 .collect(),
         });
     }
-    waiting.sort_by_key(|o| (o.created_ms, o.op.clone()));
+    crate::sort::sort_by(&mut waiting, |a, b| {
+        (a.created_ms, &a.op).cmp(&(b.created_ms, &b.op))
+    });
     waiting.extend(completed.into_iter().take(MAX_OPERATIONS / 2));
     let view = purgatory.timer_view();
     PurgatoryView {
@@ -313,7 +315,7 @@ fn in_flight(sim: &Simulation) -> (Vec<MessageView>, usize) {
         .iter()
         .filter_map(|(at, item)| message_view(sim, at, item, d, alter))
         .collect();
-    all.sort_by_key(|m| m.arrives_ms);
+    crate::sort::sort_by_key(&mut all, |m| m.arrives_ms);
     let total = all.len();
     all.truncate(MAX_IN_FLIGHT);
     (all, total)
