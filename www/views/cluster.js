@@ -4,6 +4,8 @@
 import { esc, fmt, set, patch } from './dom.js';
 
 const MAX_CELLS = 40;
+/** Beyond this many partitions the view draws one row per partition instead of the replica logs. */
+const DETAILED_PARTITIONS = 8;
 
 function isrPending(p) {
   const s = p.isr_state;
@@ -54,6 +56,22 @@ function partitionBlock(tp, replicas, snap, brokerById) {
   </section>`;
 }
 
+/** One row per partition (many partitions): leader and epoch, HW, ISR, each replica's LEO. */
+function partitionTable(entries, snap) {
+  const ctrlOf = new Map(snap.controller.partitions.map((c) => [c.tp, c]));
+  const rows = entries.map(([tp, replicas]) => {
+    const leader = replicas.find((r) => r.is_leader && r.running);
+    const ctrl = ctrlOf.get(tp);
+    const [topic, part] = [replicas[0].topic, replicas[0].partition];
+    const leos = replicas.map((r) => `<span class="${r.running ? '' : 'muted'}">${r.broker}: ${fmt(r.log_end_offset)}</span>`).join(' ');
+    return `<tr data-story="hw-${esc(topic)}-${part}"><th scope="row">${esc(tp)}</th><td>${leader ? `${leader.broker} (epoch ${leader.leader_epoch})` : `${ctrl?.leader ?? 'none'} (not running)`}</td>
+      <td data-testid="hw-${esc(topic)}-${part}">${leader ? fmt(leader.high_watermark) : '-'}</td>
+      <td data-testid="isr-${esc(topic)}-${part}">${set((leader ?? ctrl)?.isr ?? [])}${leader ? isrPending(leader) : ''}</td><td class="leos">${leos}</td></tr>`;
+  }).join('');
+  return `<p class="muted">${fmt(entries.length)} partitions: one row each (the replica logs are drawn for up to ${DETAILED_PARTITIONS}).</p>
+    <table class="ptable"><thead><tr><th scope="col">partition</th><th scope="col">leader</th><th scope="col">HW</th><th scope="col">ISR</th><th scope="col">LEO by broker</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 function brokerCard(b, snap) {
   const id = b.id;
   return `<div class="broker ${b.state}" data-story="broker-${id}">
@@ -95,8 +113,11 @@ export function renderCluster(el, snap, nowFrac) {
       byTp.get(r.tp).push({ ...r, broker: b.id });
     }
   }
-  const order = (tp, list) => list.sort((a, c) => a.assignment.indexOf(a.broker) - c.assignment.indexOf(c.broker));
-  const parts = [...byTp.entries()].map(([tp, list]) => partitionBlock(tp, order(tp, list), snap, brokerById)).join('');
+  const order = (list) => list.sort((a, c) => a.assignment.indexOf(a.broker) - c.assignment.indexOf(c.broker));
+  const entries = [...byTp.entries()].map(([tp, list]) => [tp, order(list)]);
+  const parts = entries.length > DETAILED_PARTITIONS
+    ? partitionTable(entries.map(([tp, list]) => [tp, list.map((r) => ({ ...r, running: brokerById.get(r.broker).running }))]), snap)
+    : entries.map(([tp, list]) => partitionBlock(tp, list, snap, brokerById)).join('');
   patch(el.querySelector('.brokers'), snap.brokers.map((b) => brokerCard(b, snap)).join(''));
   patch(el.querySelector('.partitions'), parts);
   patch(el.querySelector('.network'), network(snap, nowFrac, snap.brokers.length));

@@ -14,16 +14,18 @@ export function fmt(n) {
 }
 export const set = (xs) => `{${xs.join(', ')}}`;
 /**
- * Replaces an element's HTML only when it changed. A focused control inside keeps the focus across
- * the redraw: the new markup's element with the same `data-testid` (or `data-select`) gets it.
+ * Replaces an element's HTML only when it changed (returns whether it did). A focused control
+ * inside keeps the focus across the redraw: the new markup's element with the same `data-testid`
+ * (or `data-select`) gets it.
  */
 export function patch(el, html) {
-  if (el._html === html) return;
+  if (el._html === html) return false;
   const active = el.getRootNode().activeElement;
   const key = active && el.contains(active) ? focusKey(active) : null;
   el._html = html;
   el.innerHTML = html;
   if (key) el.querySelector(key)?.focus({ preventScroll: true });
+  return true;
 }
 
 function focusKey(node) {

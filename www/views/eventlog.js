@@ -43,11 +43,13 @@ export function renderEventLog(el, history, filter) {
     only.hidden = !filter.only;
     only.textContent = filter.only ? `only ${filter.only} ×` : '';
   }
-  // Follow the newest line unless the reader scrolled up to read older ones.
-  const first = list._html === undefined;
-  const atEnd = first || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  // Follow the newest line unless the reader scrolled up to read older ones. Whether they did is
+  // kept by a scroll listener, so a frame reads no layout unless the lines changed.
+  if (list._pinned === undefined) {
+    list._pinned = true;
+    list.addEventListener('scroll', () => { list._pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
+  }
   const dropped = history.dropped ? `<li class="muted">${fmt(history.dropped)} earlier events not kept</li>` : '';
-  patch(list, (dropped + shown.map(row).join('')) || '<li class="muted">No events match.</li>');
-  if (first) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
-  else if (atEnd) list.scrollTop = list.scrollHeight;
+  const changed = patch(list, (dropped + shown.map(row).join('')) || '<li class="muted">No events match.</li>');
+  if (changed && list._pinned) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }
