@@ -262,3 +262,12 @@ fn an_immediate_fetch_answer_carries_the_high_watermark_from_before_the_fetch() 
     );
     assert_eq!(r.partitions[0].high_watermark, 0);
 }
+
+#[test]
+fn actions_come_first_at_t0_even_when_fetches_are_answered_at_once() {
+    // Timing rule 1: with a fetch wait of 0 the followers' first fetches still arrive after the
+    // produce of t = 0, so they carry its records: NONE at 2, not 4.
+    let r = run("x08-actions-come-first-at-t0-even-with-zero-fetch-wait");
+    assert_eq!(outcome(&r, "p1"), (Some(2), vec![Some("NONE")]));
+    assert_eq!(r.partitions[0].high_watermark, 10);
+}

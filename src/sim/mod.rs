@@ -177,20 +177,20 @@ impl Simulation {
     }
 
     fn start(&mut self) {
-        // Each follower's first fetch reaches its leader at t = 0 and parks there.
+        // Each follower's first fetch reaches its leader at t = 0 and parks there. It arrives
+        // like any other message, after the actions of t = 0 (scenario-format.md, "Timing
+        // rules"): with a fetch wait of 0 it is answered at once, and only the actions come
+        // before it can see a produce of t = 0.
         for b in 0..self.brokers.len() {
             self.with_broker(BrokerId(b as u32), |broker, ctx| {
                 broker.sync_fetchers(None, ctx)
             });
         }
-        let initial = std::mem::take(&mut self.outbox);
-        for (out, cause) in initial {
+        for (out, cause) in std::mem::take(&mut self.outbox) {
             match out {
                 Outgoing::Fetch(request) => {
-                    let leader = request.leader;
-                    self.with_broker(leader, |broker, ctx| {
-                        broker.handle_fetch(request, cause, ctx)
-                    });
+                    self.agenda
+                        .schedule_delivery(0, Scheduled::FetchArrives(request), cause)
                 }
                 other => self.outbox.push((other, cause)),
             }
@@ -200,7 +200,6 @@ impl Simulation {
             let broker = BrokerId(b as u32);
             self.agenda
                 .schedule(0, Scheduled::IsrExpiration { broker }, None);
-            self.refresh_reaper_wake(broker);
         }
     }
 
