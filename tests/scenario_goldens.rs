@@ -271,3 +271,65 @@ fn actions_come_first_at_t0_even_when_fetches_are_answered_at_once() {
     assert_eq!(outcome(&r, "p1"), (Some(2), vec![Some("NONE")]));
     assert_eq!(r.partitions[0].high_watermark, 10);
 }
+
+#[test]
+fn an_expiry_keeps_the_place_its_operation_was_added_at() {
+    // Timing rule 2: at 45010 the two requests added before the ISR shrink was proposed expire
+    // first; the one added after it completes at the commit.
+    let r = run("x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order");
+    let timed_out = (Some(45_010), vec![Some("REQUEST_TIMED_OUT")]);
+    assert_eq!(outcome(&r, "added-at-15010"), timed_out);
+    assert_eq!(outcome(&r, "added-at-15024"), timed_out);
+    assert_eq!(
+        outcome(&r, "added-at-45005"),
+        (Some(45_010), vec![Some("NONE")])
+    );
+    assert_eq!(r.partitions[0].high_watermark, 30);
+}
+
+/// A paused follower resumed so that its Fetch@10 reaches the leader exactly when a request
+/// added at `arrive_ms` with a 1000 ms timeout expires. Paused at 0, follower 2 still has its
+/// first fetch parked until 500: a produce up to then wakes it and the follower holds the
+/// records, so its first fetch after the resume is Fetch@10 (resume at T+999). Later, it has
+/// nothing: resumed at T+997, Fetch@0 arrives at 998 and is answered with the records at once,
+/// which arrive at 999, and Fetch@10 leaves at once.
+fn completing_fetch_at_the_expiry(arrive_ms: u64) -> RunResult {
+    let resume_ms = if arrive_ms <= 500 {
+        arrive_ms + 999
+    } else {
+        arrive_ms + 997
+    };
+    let text = format!(
+        r#"{{"name": "tie", "topics": [{{"name": "t", "partitions": 1, "replication_factor": 3}}],
+        "actions": [
+          {{"at_ms": 0, "action": "pause_follower", "broker": 2}},
+          {{"at_ms": {arrive_ms}, "action": "produce", "id": "p", "acks": -1, "timeout_ms": 1000,
+            "records": [{{"topic": "t", "partition": 0, "count": 10}}]}},
+          {{"at_ms": {resume}, "action": "resume_follower", "broker": 2}}],
+        "run_until_ms": {end}}}"#,
+        resume = resume_ms,
+        end = arrive_ms + 1_100,
+    );
+    run_scenario(&Scenario::from_json(&text).unwrap(), None).unwrap()
+}
+
+#[test]
+fn a_cascade_never_changes_whether_an_expiry_or_a_completing_fetch_goes_first() {
+    // The issue's example: arriving at 100 or at 114 (everything else shifted alike) must give
+    // the same answer. Follower 2's Fetch@10 arrives at T+1000, the expiry's millisecond; that
+    // fetch was scheduled after the request was added, so the expiry goes first. Every arrival
+    // time over two spans of the third wheel level (400 ms each) takes another cascade path.
+    for arrive_ms in (100..900).chain([114]) {
+        let r = completing_fetch_at_the_expiry(arrive_ms);
+        assert_eq!(
+            outcome(&r, "p"),
+            (Some(arrive_ms + 1_000), vec![Some("REQUEST_TIMED_OUT")]),
+            "request arriving at {arrive_ms}"
+        );
+        // The fetch still moved the HW in that millisecond, right after the expiry.
+        assert_eq!(
+            r.partitions[0].high_watermark, 10,
+            "arriving at {arrive_ms}"
+        );
+    }
+}

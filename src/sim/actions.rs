@@ -180,6 +180,7 @@ impl Simulation {
             b.crash(ctx.now_ms, ctx.config);
         });
         self.reaper_wake_ms[broker.0 as usize] = None;
+        self.purge_after_timeouts[broker.0 as usize] = false;
         let d = self.config.network_delay_ms;
         for follower in &self.brokers {
             if let Some(session) = follower.fetchers.get(&broker).and_then(|f| f.in_flight) {

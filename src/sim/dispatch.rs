@@ -70,11 +70,22 @@ impl Simulation {
                     return; // superseded by an earlier wake
                 }
                 self.reaper_wake_ms[b] = None;
-                if self.is_running(broker) {
-                    self.with_broker(broker, |b, ctx| {
-                        b.produce_reaper_step(ctx);
-                        b.fetch_reaper_step(ctx);
-                    });
+                if !self.is_running(broker) {
+                    return;
+                }
+                // What was due now was taken off the wheels at the start of this millisecond
+                // (see `step_to`). A bucket offered since then may still be due already: the
+                // wheels lag the clock, so an entry added now can land in a coarse bucket whose
+                // start has passed. Advancing them cascades it; nothing in it is due before the
+                // next millisecond.
+                self.brokers[b].collect_due_timeouts(self.now_ms);
+                // Kafka's reaper checks for a purge after expiring what was due, so while some
+                // of this broker's timeouts are still to run here, the check waits for them.
+                if self.brokers[b].next_due_timeout().is_some() {
+                    self.timeouts_due = true;
+                    self.purge_after_timeouts[b] = true;
+                } else {
+                    self.with_broker(broker, |b, ctx| b.reaper_purge_step(ctx));
                 }
             }
             Scheduled::IsrExpiration { broker } => {
