@@ -333,3 +333,32 @@ fn a_cascade_never_changes_whether_an_expiry_or_a_completing_fetch_goes_first() 
         );
     }
 }
+
+#[test]
+fn resume_waits_for_an_outstanding_fetch_and_fetches_at_once_otherwise() {
+    // Timing rule 3. Follower 2 resumes with nothing outstanding and fetches at once (p1 at
+    // 801); follower 1 resumes while its Fetch@10 is parked, sends nothing, and fetches again
+    // the moment that fetch is answered (p2 at 902).
+    let scenario = load("x10-resume-waits-for-the-outstanding-fetch");
+    let mut trace = Vec::new();
+    let r = run_scenario(&scenario, Some(&mut trace)).unwrap();
+    assert_eq!(outcome(&r, "p1"), (Some(801), vec![Some("NONE")]));
+    assert_eq!(outcome(&r, "p2"), (Some(902), vec![Some("NONE")]));
+    let sent: Vec<(u64, u64)> = String::from_utf8(trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|e| e["event"] == "fetch_sent")
+        .map(|e| {
+            (
+                e["at_ms"].as_u64().unwrap(),
+                e["follower"].as_u64().unwrap(),
+            )
+        })
+        .filter(|&(at, _)| (600..=901).contains(&at))
+        .collect();
+    // Follower 1: Fetch@10 at 651, nothing at its resume (750), the next one as the answer to
+    // the old fetch arrives (901). Follower 2: nothing while paused, at once at its resume (800),
+    // and at 901.
+    assert_eq!(sent, vec![(651, 1), (800, 2), (901, 1), (901, 2)]);
+}
