@@ -362,3 +362,54 @@ fn resume_waits_for_an_outstanding_fetch_and_fetches_at_once_otherwise() {
     // and at 901.
     assert_eq!(sent, vec![(651, 1), (800, 2), (901, 1), (901, 2)]);
 }
+
+#[test]
+fn brokers_fenced_in_one_millisecond_go_in_broker_id_order() {
+    // Timing rule 4: broker 1 crashed first, but broker 0 is fenced first, so leadership passes
+    // through broker 1 (epoch 1) before the partition is left without a leader (epoch 2), and the
+    // last ISR member is broker 1. The AlterPartition of the crashed leader still committed.
+    let scenario = load("x11-same-ms-fencing-in-broker-id-order");
+    let mut trace = Vec::new();
+    let r = run_scenario(&scenario, Some(&mut trace)).unwrap();
+    assert_eq!(
+        outcome(&r, "p1"),
+        (Some(31_000), vec![Some("REQUEST_TIMED_OUT")])
+    );
+    let p = &r.partitions[0];
+    assert_eq!((p.leader, p.leader_epoch), (None, 2));
+    assert_eq!(p.isr, vec![purgatory_playground::kafka::BrokerId(1)]);
+    let events: Vec<serde_json::Value> = String::from_utf8(trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let fenced: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e["event"] == "broker_fenced")
+        .map(|e| (e["at_ms"].as_u64().unwrap(), e["broker"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(fenced, vec![(53_002, 0), (53_002, 1)]);
+    let committed = events
+        .iter()
+        .find(|e| e["event"] == "partition_changed" && e["at_ms"] == 45_010)
+        .expect("the crashed leader's AlterPartition is committed at 45010");
+    assert_eq!(committed["isr"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn the_result_isr_is_the_controllers_even_before_the_leader_hears_of_it() {
+    // Broker 2 crashes at 2500 (last heartbeat 2000) and is fenced at 11002; leader 0 learns of
+    // it at 11003. A run that stops at 11002 reports the controller's ISR already.
+    let text = r#"{"name": "isr-at-the-end",
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [{"at_ms": 2500, "action": "crash_broker", "broker": 2}],
+        "run_until_ms": 11002}"#;
+    let r = run_scenario(&Scenario::from_json(text).unwrap(), None).unwrap();
+    let ids = |v: &[u64]| {
+        v.iter()
+            .map(|&b| purgatory_playground::kafka::BrokerId(b as u32))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(r.partitions[0].isr, ids(&[0, 1]));
+    assert_eq!(r.partitions[0].leader, Some(ids(&[0])[0]));
+}

@@ -208,8 +208,12 @@ impl Simulation {
         let incarnation = hb.incarnation;
         let expiry =
             self.last_heartbeat_arrival_ms(broker) + self.config.broker_session_timeout_ms + 1;
+        let expiry = expiry.max(self.now_ms);
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        hb.session_expiry_ms = Some(expiry);
+        hb.crash_event = id;
         self.agenda.schedule(
-            expiry.max(self.now_ms),
+            expiry,
             Scheduled::SessionExpiry {
                 broker,
                 incarnation,
@@ -232,6 +236,7 @@ impl Simulation {
         }
         let hb = &mut self.heartbeats[broker.0 as usize];
         hb.alive_since_ms = Some(self.now_ms);
+        hb.session_expiry_ms = None;
         hb.incarnation += 1;
         let broker_epoch = hb.incarnation;
         let id = self

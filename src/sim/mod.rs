@@ -45,6 +45,10 @@ struct HeartbeatState {
     incarnation: u64,
     /// Set at a crash: when the last heartbeat left.
     last_sent_ms: u64,
+    /// Set at a crash: when the controller's session timer for this process runs out, and the
+    /// crash's trace event (the cause of the fencing).
+    session_expiry_ms: Option<u64>,
+    crash_event: Option<EventId>,
 }
 
 #[derive(Clone)]
@@ -147,7 +151,9 @@ impl Simulation {
                 HeartbeatState {
                     alive_since_ms: Some(0),
                     incarnation: 0,
-                    last_sent_ms: 0
+                    last_sent_ms: 0,
+                    session_expiry_ms: None,
+                    crash_event: None,
                 };
                 n as usize
             ],
