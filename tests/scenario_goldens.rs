@@ -262,3 +262,154 @@ fn an_immediate_fetch_answer_carries_the_high_watermark_from_before_the_fetch() 
     );
     assert_eq!(r.partitions[0].high_watermark, 0);
 }
+
+#[test]
+fn actions_come_first_at_t0_even_when_fetches_are_answered_at_once() {
+    // Timing rule 1: with a fetch wait of 0 the followers' first fetches still arrive after the
+    // produce of t = 0, so they carry its records: NONE at 2, not 4.
+    let r = run("x08-actions-come-first-at-t0-even-with-zero-fetch-wait");
+    assert_eq!(outcome(&r, "p1"), (Some(2), vec![Some("NONE")]));
+    assert_eq!(r.partitions[0].high_watermark, 10);
+}
+
+#[test]
+fn an_expiry_keeps_the_place_its_operation_was_added_at() {
+    // Timing rule 2: at 45010 the two requests added before the ISR shrink was proposed expire
+    // first; the one added after it completes at the commit.
+    let r = run("x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order");
+    let timed_out = (Some(45_010), vec![Some("REQUEST_TIMED_OUT")]);
+    assert_eq!(outcome(&r, "added-at-15010"), timed_out);
+    assert_eq!(outcome(&r, "added-at-15024"), timed_out);
+    assert_eq!(
+        outcome(&r, "added-at-45005"),
+        (Some(45_010), vec![Some("NONE")])
+    );
+    assert_eq!(r.partitions[0].high_watermark, 30);
+}
+
+/// A paused follower resumed so that its Fetch@10 reaches the leader exactly when a request
+/// added at `arrive_ms` with a 1000 ms timeout expires. Paused at 0, follower 2 still has its
+/// first fetch parked until 500: a produce up to then wakes it and the follower holds the
+/// records, so its first fetch after the resume is Fetch@10 (resume at T+999). Later, it has
+/// nothing: resumed at T+997, Fetch@0 arrives at 998 and is answered with the records at once,
+/// which arrive at 999, and Fetch@10 leaves at once.
+fn completing_fetch_at_the_expiry(arrive_ms: u64) -> RunResult {
+    let resume_ms = if arrive_ms <= 500 {
+        arrive_ms + 999
+    } else {
+        arrive_ms + 997
+    };
+    let text = format!(
+        r#"{{"name": "tie", "topics": [{{"name": "t", "partitions": 1, "replication_factor": 3}}],
+        "actions": [
+          {{"at_ms": 0, "action": "pause_follower", "broker": 2}},
+          {{"at_ms": {arrive_ms}, "action": "produce", "id": "p", "acks": -1, "timeout_ms": 1000,
+            "records": [{{"topic": "t", "partition": 0, "count": 10}}]}},
+          {{"at_ms": {resume}, "action": "resume_follower", "broker": 2}}],
+        "run_until_ms": {end}}}"#,
+        resume = resume_ms,
+        end = arrive_ms + 1_100,
+    );
+    run_scenario(&Scenario::from_json(&text).unwrap(), None).unwrap()
+}
+
+#[test]
+fn a_cascade_never_changes_whether_an_expiry_or_a_completing_fetch_goes_first() {
+    // The issue's example: arriving at 100 or at 114 (everything else shifted alike) must give
+    // the same answer. Follower 2's Fetch@10 arrives at T+1000, the expiry's millisecond; that
+    // fetch was scheduled after the request was added, so the expiry goes first. Every arrival
+    // time over two spans of the third wheel level (400 ms each) takes another cascade path.
+    for arrive_ms in (100..900).chain([114]) {
+        let r = completing_fetch_at_the_expiry(arrive_ms);
+        assert_eq!(
+            outcome(&r, "p"),
+            (Some(arrive_ms + 1_000), vec![Some("REQUEST_TIMED_OUT")]),
+            "request arriving at {arrive_ms}"
+        );
+        // The fetch still moved the HW in that millisecond, right after the expiry.
+        assert_eq!(
+            r.partitions[0].high_watermark, 10,
+            "arriving at {arrive_ms}"
+        );
+    }
+}
+
+#[test]
+fn resume_waits_for_an_outstanding_fetch_and_fetches_at_once_otherwise() {
+    // Timing rule 3. Follower 2 resumes with nothing outstanding and fetches at once (p1 at
+    // 801); follower 1 resumes while its Fetch@10 is parked, sends nothing, and fetches again
+    // the moment that fetch is answered (p2 at 902).
+    let scenario = load("x10-resume-waits-for-the-outstanding-fetch");
+    let mut trace = Vec::new();
+    let r = run_scenario(&scenario, Some(&mut trace)).unwrap();
+    assert_eq!(outcome(&r, "p1"), (Some(801), vec![Some("NONE")]));
+    assert_eq!(outcome(&r, "p2"), (Some(902), vec![Some("NONE")]));
+    let sent: Vec<(u64, u64)> = String::from_utf8(trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|e| e["event"] == "fetch_sent")
+        .map(|e| {
+            (
+                e["at_ms"].as_u64().unwrap(),
+                e["follower"].as_u64().unwrap(),
+            )
+        })
+        .filter(|&(at, _)| (600..=901).contains(&at))
+        .collect();
+    // Follower 1: Fetch@10 at 651, nothing at its resume (750), the next one as the answer to
+    // the old fetch arrives (901). Follower 2: nothing while paused, at once at its resume (800),
+    // and at 901.
+    assert_eq!(sent, vec![(651, 1), (800, 2), (901, 1), (901, 2)]);
+}
+
+#[test]
+fn brokers_fenced_in_one_millisecond_go_in_broker_id_order() {
+    // Timing rule 4: broker 1 crashed first, but broker 0 is fenced first, so leadership passes
+    // through broker 1 (epoch 1) before the partition is left without a leader (epoch 2), and the
+    // last ISR member is broker 1. The AlterPartition of the crashed leader still committed.
+    let scenario = load("x11-same-ms-fencing-in-broker-id-order");
+    let mut trace = Vec::new();
+    let r = run_scenario(&scenario, Some(&mut trace)).unwrap();
+    assert_eq!(
+        outcome(&r, "p1"),
+        (Some(31_000), vec![Some("REQUEST_TIMED_OUT")])
+    );
+    let p = &r.partitions[0];
+    assert_eq!((p.leader, p.leader_epoch), (None, 2));
+    assert_eq!(p.isr, vec![purgatory_playground::kafka::BrokerId(1)]);
+    let events: Vec<serde_json::Value> = String::from_utf8(trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let fenced: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e["event"] == "broker_fenced")
+        .map(|e| (e["at_ms"].as_u64().unwrap(), e["broker"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(fenced, vec![(53_002, 0), (53_002, 1)]);
+    let committed = events
+        .iter()
+        .find(|e| e["event"] == "partition_changed" && e["at_ms"] == 45_010)
+        .expect("the crashed leader's AlterPartition is committed at 45010");
+    assert_eq!(committed["isr"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn the_result_isr_is_the_controllers_even_before_the_leader_hears_of_it() {
+    // Broker 2 crashes at 2500 (last heartbeat 2000) and is fenced at 11002; leader 0 learns of
+    // it at 11003. A run that stops at 11002 reports the controller's ISR already.
+    let text = r#"{"name": "isr-at-the-end",
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [{"at_ms": 2500, "action": "crash_broker", "broker": 2}],
+        "run_until_ms": 11002}"#;
+    let r = run_scenario(&Scenario::from_json(text).unwrap(), None).unwrap();
+    let ids = |v: &[u64]| {
+        v.iter()
+            .map(|&b| purgatory_playground::kafka::BrokerId(b as u32))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(r.partitions[0].isr, ids(&[0, 1]));
+    assert_eq!(r.partitions[0].leader, Some(ids(&[0])[0]));
+}

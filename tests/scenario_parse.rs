@@ -1210,3 +1210,28 @@ fn runner_prints_the_result_document_for_a_valid_file() {
     assert_eq!(result["name"], json!("s01-happy-path"));
     assert_eq!(result["run_until_ms"], json!(1000));
 }
+
+#[test]
+fn the_same_partition_twice_in_one_produce_is_a_file_error_at_the_second() {
+    // Kafka's ProduceRequest holds each partition once; the error names the second occurrence.
+    let records = json!([
+        { "topic": "t", "partition": 0, "count": 10 },
+        { "topic": "u", "partition": 0, "count": 1 },
+        { "topic": "t", "partition": 0, "count": 5 }
+    ]);
+    assert_error(
+        "/actions/1/records",
+        Some(records),
+        "actions[1].records[2]",
+        "duplicate partition {topic \"t\", partition 0}, already listed at actions[1].records[0]",
+    );
+    // The same topic with another partition, or another topic with the same partition, is fine.
+    let mut document = base();
+    let distinct = json!([
+        { "topic": "t", "partition": 0, "count": 10 },
+        { "topic": "t", "partition": 1, "count": 1 },
+        { "topic": "u", "partition": 0, "count": 1 }
+    ]);
+    edit(&mut document, "/actions/1/records", Some(distinct));
+    assert!(Scenario::from_value(&document).is_ok());
+}

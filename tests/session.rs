@@ -566,3 +566,25 @@ fn a_story_clock_can_stop_after_each_notable_instant() {
     );
     assert!(stops.windows(2).all(|w| w[0] < w[1]));
 }
+
+#[test]
+fn a_command_listing_a_partition_twice_is_refused_and_changes_nothing() {
+    let setup = json!({"name": "live",
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [], "run_until_ms": 0});
+    let mut session = Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap();
+    session.advance(1_000, ALL, false);
+    let before = session.trace_hash();
+    let error = session
+        .command(&json!({"action": "produce", "acks": "all", "records": [
+            {"topic": "t", "partition": 0, "count": 5},
+            {"topic": "t", "partition": 0, "count": 5}]}))
+        .unwrap_err();
+    assert_eq!(error.path, "command.records[1]");
+    assert_eq!(
+        error.message,
+        "duplicate partition {topic \"t\", partition 0}, already listed at command.records[0]"
+    );
+    assert_eq!(session.now_ms(), 1_000, "nothing was applied");
+    assert_eq!(session.trace_hash(), before);
+}

@@ -28,6 +28,10 @@ import sc_x04_crashed_follower_restarts_and_rejoins_isr from '../scenarios/x04-c
 import sc_x05_strict_min_isr_times_out_instead_of_after_append from '../scenarios/x05-strict-min-isr-times-out-instead-of-after-append.json';
 import sc_x06_new_leader_ignores_replicas_that_have_not_fetched from '../scenarios/x06-new-leader-ignores-replicas-that-have-not-fetched.json';
 import sc_x07_immediate_fetch_answer_carries_the_earlier_hw from '../scenarios/x07-immediate-fetch-answer-carries-the-earlier-hw.json';
+import sc_x08_actions_come_first_at_t0_even_with_zero_fetch_wait from '../scenarios/x08-actions-come-first-at-t0-even-with-zero-fetch-wait.json';
+import sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order from '../scenarios/x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order.json';
+import sc_x10_resume_waits_for_the_outstanding_fetch from '../scenarios/x10-resume-waits-for-the-outstanding-fetch.json';
+import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-fencing-in-broker-id-order.json';
 
 /** [name, what it demonstrates, scenario document or a function importing it] */
 export const SCENARIOS = [
@@ -55,6 +59,10 @@ export const SCENARIOS = [
   ['x05-strict-min-isr-times-out-instead-of-after-append', 'Strict min ISR: times out rather than NOT_ENOUGH_REPLICAS_AFTER_APPEND.', sc_x05_strict_min_isr_times_out_instead_of_after_append],
   ['x06-new-leader-ignores-replicas-that-have-not-fetched', 'A new leader ignores a caught-up replica outside the ISR until it has fetched: no broker epoch, not eligible.', sc_x06_new_leader_ignores_replicas_that_have_not_fetched],
   ['x07-immediate-fetch-answer-carries-the-earlier-hw', 'An immediate fetch answer reports the HW from before that fetch moved it; the follower then leads with it.', sc_x07_immediate_fetch_answer_carries_the_earlier_hw],
+  ['x08-actions-come-first-at-t0-even-with-zero-fetch-wait', 'Actions come first at t = 0, even with a fetch wait of 0: an acks=all produce at 0 completes at 2 ms (the followers' first fetches already carry its records).', sc_x08_actions_come_first_at_t0_even_with_zero_fetch_wait],
+  ['x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order', 'An expiry and an ISR commit in the same millisecond run in the order they were scheduled: requests added earlier time out, one added after the commit was scheduled completes.', sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order],
+  ['x10-resume-waits-for-the-outstanding-fetch', 'resume_follower: with a fetch still outstanding the fetcher waits for its answer and fetches again at once; with nothing outstanding it fetches at once.', sc_x10_resume_waits_for_the_outstanding_fetch],
+  ['x11-same-ms-fencing-in-broker-id-order', 'Two brokers fenced in the same millisecond go in broker id order; an AlterPartition that reached the controller commits though its leader crashed.', sc_x11_same_ms_fencing_in_broker_id_order],
 ];
 
 const BY_NAME = new Map(SCENARIOS.map(([name, about, doc]) => [name, { name, about, doc }]));

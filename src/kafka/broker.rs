@@ -43,9 +43,21 @@ pub struct Ctx<'a> {
     pub trace: &'a mut Trace,
     pub requests: &'a mut RequestLog,
     pub fetch_buffers: &'a mut FetchBuffers,
+    /// The simulation's schedule sequence: the next number a scheduled item would take.
+    pub schedule_seq: &'a mut u64,
 }
 
 impl Ctx<'_> {
+    /// The place in the simulation's schedule of a timeout started now: the timeout counts as
+    /// scheduled when its operation is added to a purgatory, so when it comes due it expires
+    /// after what was scheduled for that millisecond before it, and before what was scheduled
+    /// after it (scenario-format.md, "Timing rules").
+    pub fn timeout_order(&mut self) -> u64 {
+        let seq = *self.schedule_seq;
+        *self.schedule_seq += 1;
+        seq
+    }
+
     /// A produce request's id, for a trace event (empty when the trace is off).
     pub fn request_id(&self, request: RequestIdx) -> String {
         if self.trace.enabled() {
@@ -169,6 +181,45 @@ impl Broker {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The first half of both purgatories' reaper step at `now_ms`: the wheels advance and hand
+    /// back what is due, which then runs one timeout at a time, each at its own place in the
+    /// millisecond ([`Self::next_due_timeout`], [`Self::run_next_due_timeout`]).
+    pub fn collect_due_timeouts(&mut self, now_ms: u64) {
+        self.produce_purgatory.collect_due(now_ms);
+        self.fetch_purgatory.collect_due(now_ms);
+    }
+
+    /// The order (the simulation's schedule sequence when its operation was added) of the first
+    /// collected timeout that has not run yet, in either purgatory.
+    pub fn next_due_timeout(&self) -> Option<u64> {
+        let a = self.produce_purgatory.next_due_order();
+        let b = self.fetch_purgatory.next_due_order();
+        match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Runs the first collected timeout of either purgatory (Kafka: the expiration executor
+    /// running a `DelayedOperation`).
+    pub fn run_next_due_timeout(&mut self, ctx: &mut Ctx) {
+        let produce = self.produce_purgatory.next_due_order();
+        let fetch = self.fetch_purgatory.next_due_order();
+        match (produce, fetch) {
+            (Some(p), Some(f)) if f < p => self.run_next_due_fetch(ctx),
+            (Some(_), _) => self.run_next_due_produce(ctx),
+            (None, Some(_)) => self.run_next_due_fetch(ctx),
+            (None, None) => {}
+        }
+    }
+
+    /// The second half of both purgatories' reaper step: a purge where enough completed
+    /// operations linger.
+    pub fn reaper_purge_step(&mut self, ctx: &mut Ctx) {
+        self.produce_purge_step(ctx);
+        self.fetch_purgatory.purge_step(ctx.now_ms);
     }
 
     /// Kafka: `Partition.tryCompleteDelayedRequests` for each key whose HW moved (or whose

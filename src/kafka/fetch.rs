@@ -303,6 +303,7 @@ impl Broker {
         };
         // Neither try completes it, and its timer (max_wait_ms > 0 here) cannot fire before
         // time moves: parking answers nothing.
+        let order = ctx.timeout_order();
         let mut hooks = FetchHooks {
             partitions: &self.partitions,
             registry: &self.registry,
@@ -313,11 +314,12 @@ impl Broker {
             // states appends nothing and changes no leadership.
             parking_after_empty_read: true,
         };
-        let (op_id, _) = self.fetch_purgatory.try_complete_else_watch(
+        let (op_id, _) = self.fetch_purgatory.try_complete_else_watch_ordered(
             op,
             &self.watch_keys,
             now_ms,
             max_wait_ms,
+            order,
             &mut hooks,
         );
         ctx.emit(received, || Event::FetchParked {
@@ -403,10 +405,9 @@ impl Broker {
         self.fetch_purgatory.check_and_complete(&key, &mut hooks);
     }
 
-    /// The fetch purgatory's reaper step: parked fetches whose `max_wait_ms` ran out are answered
-    /// with whatever is there (usually nothing).
-    pub fn fetch_reaper_step(&mut self, ctx: &mut Ctx) {
-        let now_ms = ctx.now_ms;
+    /// Runs the fetch purgatory's first due timeout: a parked fetch whose `max_wait_ms` ran out
+    /// is answered with whatever is there (usually nothing).
+    pub(super) fn run_next_due_fetch(&mut self, ctx: &mut Ctx) {
         let mut hooks = FetchHooks {
             partitions: &self.partitions,
             registry: &self.registry,
@@ -414,7 +415,7 @@ impl Broker {
             cause: None,
             parking_after_empty_read: false,
         };
-        self.fetch_purgatory.advance_clock(now_ms, &mut hooks);
+        self.fetch_purgatory.run_next_due(&mut hooks);
     }
 }
 

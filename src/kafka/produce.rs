@@ -342,17 +342,19 @@ impl Broker {
         } else {
             Vec::new()
         };
+        let order = ctx.timeout_order();
         let mut hooks = Self::produce_hooks(
             &self.partitions,
             ctx.requests,
             ctx.config,
             std::mem::take(&mut self.produce_done),
         );
-        let (op_id, watched) = self.produce_purgatory.try_complete_else_watch(
+        let (op_id, watched) = self.produce_purgatory.try_complete_else_watch_ordered(
             op,
             &self.watch_keys,
             ctx.now_ms,
             call.timeout_ms,
+            order,
             &mut hooks,
         );
         let done = hooks.done;
@@ -439,19 +441,24 @@ impl Broker {
         self.finish_produce_ops(done, id, ctx);
     }
 
-    /// The produce purgatory's reaper step: expiries, then a purge if due.
-    pub fn produce_reaper_step(&mut self, ctx: &mut Ctx) {
-        let estimated_before = self.produce_purgatory.estimated_total_operations();
+    /// Runs the produce purgatory's first due timeout (see [`Broker::run_next_due_timeout`]).
+    pub(super) fn run_next_due_produce(&mut self, ctx: &mut Ctx) {
         let mut hooks = Self::produce_hooks(
             &self.partitions,
             ctx.requests,
             ctx.config,
             std::mem::take(&mut self.produce_done),
         );
-        let purged = self.produce_purgatory.advance_clock(ctx.now_ms, &mut hooks);
+        self.produce_purgatory.run_next_due(&mut hooks);
         let done = hooks.done;
         self.finish_produce_ops(done, None, ctx);
-        if let Some(removed) = purged {
+    }
+
+    /// The produce purgatory's purge, when its reaper step finds enough completed operations
+    /// lingering.
+    pub(super) fn produce_purge_step(&mut self, ctx: &mut Ctx) {
+        let estimated_before = self.produce_purgatory.estimated_total_operations();
+        if let Some(removed) = self.produce_purgatory.purge_step(ctx.now_ms) {
             let (broker, gauges) = (self.id, self.produce_gauges());
             ctx.emit(None, || Event::Purged {
                 broker,

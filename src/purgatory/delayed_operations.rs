@@ -17,10 +17,12 @@ pub struct OpId {
     pub generation: u32,
 }
 
-/// What a purgatory's timer entry carries: the operation, and the order in which it entered the
-/// purgatory, so that operations due in the same millisecond expire in the order they were
-/// scheduled (the wheel's bucket order differs once entries cascade). Both are kept in the
-/// operation's slot, which is the timer's entry store (see `held.rs`).
+/// What a purgatory's timer entry carries: the operation, and its order: where its timeout
+/// stands among everything else due in the same millisecond (by default the order in which
+/// operations went on the timer; a caller with a schedule of its own passes its place in that
+/// schedule). Operations due in one millisecond expire in this order, not in the wheel's bucket
+/// order, which a cascade changes. Both are kept in the operation's slot, which is the timer's
+/// entry store (see `held.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Timeout {
     pub op: OpId,
@@ -90,8 +92,11 @@ pub struct Purgatory<K, O> {
     purge_interval: u64,
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
-    expired_scratch: Vec<(u64, u64, OpId)>,
-    /// Numbers the operations in the order they are scheduled on the timer.
+    /// Timeouts that the wheels handed back as due and that have not run yet, by (expiration,
+    /// order), first at the back. Kafka's reaper hands due tasks to an executor the same way;
+    /// here the caller runs each at its own place in the millisecond ([`Self::run_next_due`]).
+    due: Vec<(u64, u64, OpId)>,
+    /// Numbers the operations in the order they are scheduled on the timer (the default order).
     next_seq: u64,
 }
 
@@ -116,7 +121,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             estimated_total_operations: 0,
             purge_interval,
             last_reaper_step_ms: start_ms,
-            expired_scratch: Vec::new(),
+            due: Vec::new(),
             next_seq: 0,
         }
     }
@@ -233,6 +238,23 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         delay_ms: u64,
         hooks: &mut impl Hooks<O>,
     ) -> (OpId, Watched) {
+        let order = self.next_seq + 1;
+        self.try_complete_else_watch_ordered(op, keys, now_ms, delay_ms, order, hooks)
+    }
+
+    /// [`Self::try_complete_else_watch`], with the timeout's place among everything due in its
+    /// millisecond given by the caller: `order` is compared with the orders of other timeouts
+    /// and, by a caller that keeps a schedule of its own, with that schedule's sequence numbers
+    /// (see [`Self::next_due_order`]). Orders should grow from one call to the next.
+    pub fn try_complete_else_watch_ordered(
+        &mut self,
+        op: O,
+        keys: &[K],
+        now_ms: u64,
+        delay_ms: u64,
+        order: u64,
+        hooks: &mut impl Hooks<O>,
+    ) -> (OpId, Watched) {
         assert!(
             !keys.is_empty(),
             "an operation must be watched on at least one key"
@@ -250,11 +272,8 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         if self.safe_try_complete(id, Completion::SecondTry, hooks) {
             return (id, Watched::CompletedOnSecondTry);
         }
-        self.next_seq += 1;
-        let timeout = Timeout {
-            op: id,
-            seq: self.next_seq,
-        };
+        self.next_seq = self.next_seq.max(order);
+        let timeout = Timeout { op: id, seq: order };
         match self.timer.add(&mut self.held, now_ms, delay_ms, timeout) {
             AddResult::Scheduled(_) => {}
             // Kafka runs a task whose deadline has already passed on the executor at once.
@@ -335,20 +354,60 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     }
 
     /// One reaper step at `now_ms` (Kafka: `DelayedOperationPurgatory.advanceClock`): expire what
-    /// is due, then purge if enough completed ops linger. Returns how many entries the purge
-    /// removed (0 when it did not run).
+    /// is due, in (expiration, order) order, then purge if enough completed ops linger. Returns
+    /// how many entries the purge removed (0 when it did not run). The same as
+    /// [`Self::collect_due`], [`Self::run_next_due`] until nothing is due, then
+    /// [`Self::purge_step`].
     pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
-        let mut expired = std::mem::take(&mut self.expired_scratch);
-        self.timer
-            .advance_clock(&mut self.held, now_ms, |due: Fired<Timeout>| {
-                expired.push((due.expiration_ms, due.task.seq, due.task.op));
-            });
-        expired.sort_unstable();
-        for &(_, _, id) in &expired {
-            self.expire(id, hooks);
+        self.collect_due(now_ms);
+        while let Some((_, _, id)) = self.due.pop() {
+            self.expire_due(id, hooks);
         }
-        expired.clear();
-        self.expired_scratch = expired;
+        self.purge_step(now_ms)
+    }
+
+    /// The first half of a reaper step: advance the wheels to `now_ms` (cascading entries into
+    /// finer buckets) and take out the timeouts that are due, without running them. They wait,
+    /// in (expiration, order) order, for [`Self::run_next_due`]; meanwhile they no longer count
+    /// in [`Self::num_delayed_operations`] (Kafka's timer counts a task out when its bucket is
+    /// flushed, before the executor runs it). An operation that completes meanwhile is skipped
+    /// when its turn comes.
+    pub fn collect_due(&mut self, now_ms: u64) {
+        let mut due = std::mem::take(&mut self.due);
+        let before = due.len();
+        self.timer
+            .advance_clock(&mut self.held, now_ms, |fired: Fired<Timeout>| {
+                due.push((fired.expiration_ms, fired.task.seq, fired.task.op));
+            });
+        if due.len() > before {
+            // First at the back, so each run pops one. Entries come out of the wheels roughly
+            // in order already; the sort is cheap then.
+            due.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        self.due = due;
+    }
+
+    /// The order (see [`Self::try_complete_else_watch_ordered`]) of the first due timeout that
+    /// has not run, if any.
+    pub fn next_due_order(&self) -> Option<u64> {
+        self.due.last().map(|&(_, order, _)| order)
+    }
+
+    /// Runs the first due timeout collected by [`Self::collect_due`]: Kafka's
+    /// `DelayedOperation.run`, which expires the operation unless it completed meanwhile.
+    /// Returns false when nothing was due.
+    pub fn run_next_due(&mut self, hooks: &mut impl Hooks<O>) -> bool {
+        let Some((_, _, id)) = self.due.pop() else {
+            return false;
+        };
+        self.expire_due(id, hooks);
+        true
+    }
+
+    /// The second half of a reaper step: purge if enough completed operations linger (Kafka:
+    /// `estimatedTotalOperations - numDelayed > purgeInterval`). Returns how many entries the
+    /// purge removed, or `None` when it did not run.
+    pub fn purge_step(&mut self, now_ms: u64) -> Option<usize> {
         self.last_reaper_step_ms = now_ms;
         self.purge_due().then(|| self.purge())
     }
@@ -387,6 +446,14 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.watchers.purge(|id| held.is_held(id))
     }
 
+    /// A due timeout's turn: the operation may have completed (and even left) since its entry
+    /// was taken off the timer.
+    fn expire_due(&mut self, id: OpId, hooks: &mut impl Hooks<O>) {
+        if self.held.get(id).is_some_and(|h| !h.completed) {
+            self.expire(id, hooks);
+        }
+    }
+
     /// Kafka: `DelayedOperation.run` on the expiration executor.
     fn expire(&mut self, id: OpId, hooks: &mut impl Hooks<O>) {
         let held = held_mut(&mut self.held, id, self.name);
@@ -414,9 +481,11 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         let handle = TimerHandle::new(id.slot, id.generation);
         let cancelled = self.timer.cancel(&mut self.held, handle);
         // Not on the timer yet when it completes on a try of `try_complete_else_watch`.
-        debug_assert_eq!(
-            cancelled,
-            !matches!(how, Completion::FirstTry | Completion::SecondTry),
+        // Its entry is gone too when the wheels have handed it back as due and its turn has
+        // not come yet.
+        debug_assert!(
+            cancelled != matches!(how, Completion::FirstTry | Completion::SecondTry)
+                || self.due.iter().any(|&(_, _, due)| due == id),
             "a waiting operation's timer entry is live"
         );
         let held = held_mut(&mut self.held, id, self.name);

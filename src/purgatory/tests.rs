@@ -201,3 +201,56 @@ fn the_timer_queries_answer_for_waiting_operations_and_nothing_else() {
     assert_eq!(p.timer_op(handle), None);
     assert_eq!(p.timer_view().size, 0);
 }
+
+#[test]
+fn timeouts_due_in_one_millisecond_run_by_their_order_whatever_their_cascade() {
+    // Three ops due at 30100, added at different times so that their entries reach the finest
+    // wheel by different cascades (or directly), and a caller-given order that is not the order
+    // of the adds. They come out by order, one at a time.
+    let mut p: Purgatory<u32, Op> = Purgatory::new("test", 1000, 0);
+    let mut h = Level::default();
+    let far = Op { target: 9 };
+    let (late, _) = p.try_complete_else_watch_ordered(far, &[1], 100, 30_000, 30, &mut h);
+    let mid = Op { target: 9 };
+    let (early, _) = p.try_complete_else_watch_ordered(mid, &[1], 114, 29_986, 10, &mut h);
+    let near = Op { target: 9 };
+    let (middle, _) = p.try_complete_else_watch_ordered(near, &[1], 100, 30_000, 20, &mut h);
+    p.advance_clock(30_099, &mut h);
+    assert!(h.expired.is_empty());
+    p.collect_due(30_100);
+    // Taken off the timer, not run yet.
+    assert_eq!(p.num_delayed_operations(), 0);
+    assert!(h.expired.is_empty());
+    let mut orders = Vec::new();
+    while let Some(order) = p.next_due_order() {
+        orders.push(order);
+        assert!(p.run_next_due(&mut h));
+    }
+    assert_eq!(orders, vec![10, 20, 30]);
+    assert_eq!(h.expired, vec![early, middle, late]);
+    assert!(!p.run_next_due(&mut h));
+}
+
+#[test]
+fn an_op_completed_after_its_timeout_came_due_but_before_its_turn_does_not_expire() {
+    let mut p: Purgatory<u32, Op> = Purgatory::new("test", 1000, 0);
+    let mut h = Level::default();
+    let (a, _) = p.try_complete_else_watch(Op { target: 1 }, &[1], 0, 50, &mut h);
+    let (b, _) = p.try_complete_else_watch(Op { target: 2 }, &[1], 0, 50, &mut h);
+    p.collect_due(50);
+    assert_eq!(p.next_due_order(), Some(1));
+    // Something scheduled between the two timeouts completes the second op first.
+    assert!(p.run_next_due(&mut h));
+    h.level = 2;
+    assert_eq!(p.check_and_complete(&1, &mut h), 1);
+    assert!(
+        p.run_next_due(&mut h),
+        "its turn comes, and finds it completed"
+    );
+    assert_eq!(h.expired, vec![a]);
+    assert_eq!(
+        h.completed,
+        vec![(a, Completion::Expired), (b, Completion::CheckAndComplete)]
+    );
+    assert_eq!((p.purgatory_size(), p.num_delayed_operations()), (0, 0));
+}

@@ -178,7 +178,7 @@ fn read_records(value: &Value, path: &Path) -> Read<Vec<RecordBatchSpec>> {
     if items.is_empty() {
         return Err(path.expected(RECORDS, value));
     }
-    let mut records = Vec::with_capacity(items.len());
+    let mut records: Vec<RecordBatchSpec> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let item_path = path.index(index);
         let fields = object(
@@ -193,6 +193,19 @@ fn read_records(value: &Value, path: &Path) -> Read<Vec<RecordBatchSpec>> {
         let partition = integer(partition, &item_path.key("partition"), ANY_I64)? as i64;
         let count = required(fields, &item_path, "count", &COUNT.describe_range())?;
         let count = integer(count, &item_path.key("count"), COUNT)? as u32;
+        // Kafka's ProduceRequest holds each partition once (its topics and their partitions are
+        // keyed collections), so a second batch for one partition is a file error, not a
+        // second append. A request lists a handful of partitions: a scan is enough.
+        let first = records
+            .iter()
+            .position(|r| r.topic == topic && r.partition == partition);
+        if let Some(first) = first {
+            return Err(item_path.error(format!(
+                "duplicate partition {{topic {}, partition {partition}}}, already listed at {}",
+                quoted(&topic),
+                path.index(first).render()
+            )));
+        }
         records.push(RecordBatchSpec {
             topic,
             partition,

@@ -112,9 +112,11 @@ impl Session {
             "actions": [value],
             "run_until_ms": 0,
         });
+        // The command is parsed as `actions[0]` of a scenario: its errors name it `command`,
+        // in their path and where a message points back into it (a partition listed twice).
         let parsed = Scenario::from_value(&doc).map_err(|e| ScenarioError {
             path: e.path.replacen("actions[0]", "command", 1),
-            message: e.message,
+            message: e.message.replace("at actions[0].", "at command."),
         })?;
         let action = parsed
             .actions

@@ -180,6 +180,7 @@ impl Simulation {
             b.crash(ctx.now_ms, ctx.config);
         });
         self.reaper_wake_ms[broker.0 as usize] = None;
+        self.purge_after_timeouts[broker.0 as usize] = false;
         let d = self.config.network_delay_ms;
         for follower in &self.brokers {
             if let Some(session) = follower.fetchers.get(&broker).and_then(|f| f.in_flight) {
@@ -207,8 +208,12 @@ impl Simulation {
         let incarnation = hb.incarnation;
         let expiry =
             self.last_heartbeat_arrival_ms(broker) + self.config.broker_session_timeout_ms + 1;
+        let expiry = expiry.max(self.now_ms);
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        hb.session_expiry_ms = Some(expiry);
+        hb.crash_event = id;
         self.agenda.schedule(
-            expiry.max(self.now_ms),
+            expiry,
             Scheduled::SessionExpiry {
                 broker,
                 incarnation,
@@ -231,6 +236,7 @@ impl Simulation {
         }
         let hb = &mut self.heartbeats[broker.0 as usize];
         hb.alive_since_ms = Some(self.now_ms);
+        hb.session_expiry_ms = None;
         hb.incarnation += 1;
         let broker_epoch = hb.incarnation;
         let id = self

@@ -70,11 +70,22 @@ impl Simulation {
                     return; // superseded by an earlier wake
                 }
                 self.reaper_wake_ms[b] = None;
-                if self.is_running(broker) {
-                    self.with_broker(broker, |b, ctx| {
-                        b.produce_reaper_step(ctx);
-                        b.fetch_reaper_step(ctx);
-                    });
+                if !self.is_running(broker) {
+                    return;
+                }
+                // What was due now was taken off the wheels at the start of this millisecond
+                // (see `step_to`). A bucket offered since then may still be due already: the
+                // wheels lag the clock, so an entry added now can land in a coarse bucket whose
+                // start has passed. Advancing them cascades it; nothing in it is due before the
+                // next millisecond.
+                self.brokers[b].collect_due_timeouts(self.now_ms);
+                // Kafka's reaper checks for a purge after expiring what was due, so while some
+                // of this broker's timeouts are still to run here, the check waits for them.
+                if self.brokers[b].next_due_timeout().is_some() {
+                    self.timeouts_due = true;
+                    self.purge_after_timeouts[b] = true;
+                } else {
+                    self.with_broker(broker, |b, ctx| b.reaper_purge_step(ctx));
                 }
             }
             Scheduled::IsrExpiration { broker } => {
@@ -92,7 +103,7 @@ impl Simulation {
             Scheduled::SessionExpiry {
                 broker,
                 incarnation,
-            } => self.on_session_expiry(broker, incarnation, cause),
+            } => self.on_session_expiry(broker, incarnation),
             Scheduled::RegistrationArrives {
                 broker,
                 broker_epoch,
@@ -115,15 +126,34 @@ impl Simulation {
         self.brokers[broker.0 as usize].running
     }
 
-    /// The controller fences a broker whose heartbeats stopped more than the session timeout ago.
-    fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64, cause: Option<EventId>) {
-        let hb = self.heartbeats[broker.0 as usize];
-        if hb.alive_since_ms.is_some()
-            || hb.incarnation != incarnation
-            || self.controller.registry.is_fenced(broker)
+    /// The controller fences a broker whose heartbeats stopped more than the session timeout ago,
+    /// and with it every other broker whose session runs out in this same millisecond, in broker
+    /// id order (scenario-format.md, "Timing rules"): the order decides who leads next when two
+    /// ISR members go at once, so it must not depend on which crash came first.
+    fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
+        if self.heartbeats[broker.0 as usize].incarnation != incarnation
+            || !self.session_expires_now(broker)
         {
             return;
         }
+        for b in 0..self.brokers.len() {
+            let other = BrokerId(b as u32);
+            if self.session_expires_now(other) {
+                let crash = self.heartbeats[b].crash_event;
+                self.fence(other, crash);
+            }
+        }
+    }
+
+    /// Whether the broker is down, not fenced yet, and its session runs out now.
+    fn session_expires_now(&self, broker: BrokerId) -> bool {
+        let hb = self.heartbeats[broker.0 as usize];
+        hb.alive_since_ms.is_none()
+            && hb.session_expiry_ms == Some(self.now_ms)
+            && !self.controller.registry.is_fenced(broker)
+    }
+
+    fn fence(&mut self, broker: BrokerId, cause: Option<EventId>) {
         let last_heartbeat_ms = self.last_heartbeat_arrival_ms(broker);
         let delta = self.controller.fence(broker);
         let id = self.trace.emit(self.now_ms, cause, || Event::BrokerFenced {

@@ -45,6 +45,10 @@ struct HeartbeatState {
     incarnation: u64,
     /// Set at a crash: when the last heartbeat left.
     last_sent_ms: u64,
+    /// Set at a crash: when the controller's session timer for this process runs out, and the
+    /// crash's trace event (the cause of the fencing).
+    session_expiry_ms: Option<u64>,
+    crash_event: Option<EventId>,
 }
 
 #[derive(Clone)]
@@ -61,6 +65,11 @@ pub struct Simulation {
     agenda: Agenda,
     /// When each broker's reaper wake is scheduled, to avoid piling up duplicates.
     reaper_wake_ms: Vec<Option<u64>>,
+    /// Whether some broker holds timeouts collected this millisecond that have not run yet.
+    timeouts_due: bool,
+    /// Brokers whose reaper wake came this millisecond while some of their timeouts were still
+    /// to run: their purge check waits for the last of them.
+    purge_after_timeouts: Vec<bool>,
     requests: RequestLog,
     /// Actions not applied yet, in (time, file order).
     pending_actions: std::collections::VecDeque<TimedAction>,
@@ -142,12 +151,16 @@ impl Simulation {
                 HeartbeatState {
                     alive_since_ms: Some(0),
                     incarnation: 0,
-                    last_sent_ms: 0
+                    last_sent_ms: 0,
+                    session_expiry_ms: None,
+                    crash_event: None,
                 };
                 n as usize
             ],
             agenda: Agenda::default(),
             reaper_wake_ms: vec![None; n as usize],
+            timeouts_due: false,
+            purge_after_timeouts: vec![false; n as usize],
             requests: RequestLog::default(),
             pending_actions: Default::default(),
             action_log: Vec::new(),
@@ -177,20 +190,20 @@ impl Simulation {
     }
 
     fn start(&mut self) {
-        // Each follower's first fetch reaches its leader at t = 0 and parks there.
+        // Each follower's first fetch reaches its leader at t = 0 and parks there. It arrives
+        // like any other message, after the actions of t = 0 (scenario-format.md, "Timing
+        // rules"): with a fetch wait of 0 it is answered at once, and only the actions come
+        // before it can see a produce of t = 0.
         for b in 0..self.brokers.len() {
             self.with_broker(BrokerId(b as u32), |broker, ctx| {
                 broker.sync_fetchers(None, ctx)
             });
         }
-        let initial = std::mem::take(&mut self.outbox);
-        for (out, cause) in initial {
+        for (out, cause) in std::mem::take(&mut self.outbox) {
             match out {
                 Outgoing::Fetch(request) => {
-                    let leader = request.leader;
-                    self.with_broker(leader, |broker, ctx| {
-                        broker.handle_fetch(request, cause, ctx)
-                    });
+                    self.agenda
+                        .schedule_delivery(0, Scheduled::FetchArrives(request), cause)
                 }
                 other => self.outbox.push((other, cause)),
             }
@@ -200,7 +213,6 @@ impl Simulation {
             let broker = BrokerId(b as u32);
             self.agenda
                 .schedule(0, Scheduled::IsrExpiration { broker }, None);
-            self.refresh_reaper_wake(broker);
         }
     }
 
@@ -327,7 +339,9 @@ impl Simulation {
     }
 
     /// One simulated millisecond: the actions due, in order, then deliveries and timers in the
-    /// order they were scheduled (including those scheduled during this millisecond for it).
+    /// order they were scheduled (including those scheduled during this millisecond for it). A
+    /// delayed operation's timeout counts as scheduled when its operation was added: the reaper
+    /// takes what is due off the wheels first, and each timeout then runs at its own place.
     fn step_to(&mut self, at_ms: u64) {
         debug_assert!(at_ms >= self.now_ms, "time never goes back");
         self.now_ms = at_ms;
@@ -340,14 +354,65 @@ impl Simulation {
             self.apply_action(action);
             self.flush_outbox();
         }
-        while let Some((item, cause)) = self.agenda.pop_due(at_ms) {
-            let touched = item.purgatory_broker();
-            self.dispatch(item, cause);
-            self.flush_outbox();
-            if let Some(b) = touched {
-                self.refresh_reaper_wake(b);
+        self.collect_due_timeouts();
+        loop {
+            let item = self.agenda.next_due_seq(at_ms);
+            let timeout = self.next_due_timeout();
+            match (item, timeout) {
+                (None, None) => break,
+                (_, Some((order, broker))) if item.is_none_or(|seq| order < seq) => {
+                    self.run_due_timeout(broker);
+                }
+                _ => {
+                    let (item, cause) = self.agenda.pop_due(at_ms).expect("due");
+                    let touched = item.purgatory_broker();
+                    self.dispatch(item, cause);
+                    self.flush_outbox();
+                    if let Some(b) = touched {
+                        self.refresh_reaper_wake(b);
+                    }
+                }
             }
         }
+    }
+
+    /// The first half of the reaper step of every broker whose reaper wakes now: the timing
+    /// wheels advance and hand back the timeouts due now, to run at their own places.
+    fn collect_due_timeouts(&mut self) {
+        for b in 0..self.brokers.len() {
+            if self.reaper_wake_ms[b] == Some(self.now_ms) && self.brokers[b].running {
+                self.brokers[b].collect_due_timeouts(self.now_ms);
+                self.timeouts_due |= self.brokers[b].next_due_timeout().is_some();
+            }
+        }
+    }
+
+    /// The earliest collected timeout that has not run, by its place in the schedule, and its
+    /// broker.
+    fn next_due_timeout(&mut self) -> Option<(u64, BrokerId)> {
+        if !self.timeouts_due {
+            return None;
+        }
+        let next = self
+            .brokers
+            .iter()
+            .filter_map(|b| b.next_due_timeout().map(|order| (order, b.id)))
+            .min();
+        self.timeouts_due = next.is_some();
+        next
+    }
+
+    /// Runs one collected timeout; after a broker's last one, the purge check its reaper wake
+    /// left for then.
+    fn run_due_timeout(&mut self, broker: BrokerId) {
+        self.with_broker(broker, |b, ctx| b.run_next_due_timeout(ctx));
+        let b = broker.0 as usize;
+        if self.purge_after_timeouts[b] && self.brokers[b].next_due_timeout().is_none() {
+            self.purge_after_timeouts[b] = false;
+            self.with_broker(broker, |b, ctx| b.reaper_purge_step(ctx));
+        }
+        self.flush_outbox();
+        self.refresh_reaper_wake(broker);
     }
 
     /// Splits the borrows so a broker handler can see the shared context. What the handler sends
@@ -365,6 +430,7 @@ impl Simulation {
             trace: &mut self.trace,
             requests: &mut self.requests,
             fetch_buffers: &mut self.fetch_buffers,
+            schedule_seq: self.agenda.seq_counter(),
         };
         f(&mut self.brokers[broker.0 as usize], &mut ctx)
     }

@@ -141,6 +141,19 @@ impl Agenda {
         }
     }
 
+    /// The agenda's sequence counter, for a caller that needs a place in the schedule without
+    /// scheduling an item: a delayed operation's timeout counts as scheduled when the operation
+    /// is added (scenario-format.md, "Timing rules"), so it takes the next sequence number then,
+    /// and expires, when due, among the items of its millisecond by that number.
+    pub fn seq_counter(&mut self) -> &mut u64 {
+        &mut self.next_seq
+    }
+
+    /// The sequence number of the next item if it is due at or before `now_ms`.
+    pub fn next_due_seq(&self, now_ms: u64) -> Option<u64> {
+        self.earliest().filter(|e| e.at_ms <= now_ms).map(|e| e.seq)
+    }
+
     /// Whether the earliest item waits in the FIFO (`None` when both lanes are empty).
     fn earliest_in_order(&self) -> Option<bool> {
         match (self.in_order.front(), self.heap.peek()) {

@@ -45,19 +45,20 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
             .filter(|&l| sim.is_running(l))
             .and_then(hosted)
             .filter(|p| p.is_leader());
-        let (isr, high_watermark) = match leader_state {
-            Some(p) => (p.isr.clone(), p.high_watermark),
-            // No running leader: the controller's ISR, and the highest HW any replica holds.
-            None => (
-                record.isr.clone(),
-                record
-                    .assignment
-                    .iter()
-                    .filter_map(|&b| hosted(b))
-                    .map(|p| p.high_watermark)
-                    .max()
-                    .unwrap_or(0),
-            ),
+        // The ISR as the controller has committed it (scenario-format.md, "Result"): a leader
+        // learns of a fencing one network delay later, and its own view may lag by that much.
+        let mut isr = record.isr.clone();
+        isr.sort();
+        let high_watermark = match leader_state {
+            Some(p) => p.high_watermark,
+            // No running leader: the highest HW any replica holds.
+            None => record
+                .assignment
+                .iter()
+                .filter_map(|&b| hosted(b))
+                .map(|p| p.high_watermark)
+                .max()
+                .unwrap_or(0),
         };
         partitions.push(PartitionResult {
             topic: sim.topic_names[tp.topic as usize].clone(),
