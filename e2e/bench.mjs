@@ -11,7 +11,7 @@
 //    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule: wasm / native.
 //
 // node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
-//   BENCH_ONLY=tti,frames,workload   run some parts only
+//   BENCH_ONLY=tti,frames,workload,boundary   run some parts only
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
@@ -22,7 +22,7 @@ import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './l
 import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
-const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload').split(',');
+const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary').split(',');
 const env = (k, d) => Number(process.env[k] ?? d);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -94,6 +94,17 @@ async function workload(browser, base) {
   console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
 }
 
+async function boundary(browser, base) {
+  if (!existsSync(path.join(SERVE_ROOT, 'www/bench-pkg/purgatory_playground_bg.wasm'))) {
+    throw new Error('www/bench-pkg is missing: run scripts/build-wasm.sh --bench first');
+  }
+  const waiting = env('BENCH_WAITING', 1000);
+  const r = await benchPage(browser, base, `mode=boundary&waiting=${waiting}&reps=200`, 300000);
+  console.log(`boundary, ${waiting.toLocaleString('en')} requests waiting, median of ${r.reps} calls each:`);
+  console.log(`  snapshot: JSON text ${r.snapshot_text_ms} ms, serde-wasm-bindgen object ${r.snapshot_object_ms} ms`);
+  console.log(`  takeEvents (${r.events_per_batch} events a batch): JSON text ${r.events_text_ms} ms, serde-wasm-bindgen object ${r.events_object_ms} ms`);
+}
+
 const server = await startServer();
 const node = await startNodeServer(SERVE_ROOT);
 const browser = await launchBrowser();
@@ -108,6 +119,7 @@ try {
   }
   if (ONLY.includes('frames')) await frames(browser, node.url);
   if (ONLY.includes('workload')) await workload(browser, node.url);
+  if (ONLY.includes('boundary')) await boundary(browser, node.url);
 } finally {
   await browser.close();
   await server.stop();

@@ -20,7 +20,11 @@ fi
 
 # The flags the shipped module is built with (README: "The .wasm: size and speed").
 OPT_LEVEL=z
-WASM_OPT_FLAGS=(-Oz --converge)
+# --low-memory-unused: binaryen may fold constant offsets into loads and stores on the assumption
+# that addresses below 1 KiB are never used. Rust's wasm32 layout puts the shadow stack at the
+# bottom of memory, starting at 1 MiB and growing down, so those addresses would be reached only
+# by a stack within 1 KiB of overflowing it. 1.3 KB less gzipped (165,699 -> 164,388 B).
+WASM_OPT_FLAGS=(-Oz --converge --low-memory-unused)
 
 CARGO_PROFILE_RELEASE_OPT_LEVEL=$OPT_LEVEL wasm-pack --log-level warn build --target web --out-dir "$out" --release --no-pack "${cargo_args[@]}"
 wasm-opt "${WASM_OPT_FLAGS[@]}" --strip-producers "$out/purgatory_playground_bg.wasm" -o "$out/purgatory_playground_bg.wasm"

@@ -509,3 +509,20 @@ impl PurgatoryWorkload {
         )
     }
 }
+
+/// The bench page's comparison of the two ways an answer can cross (issue 9): the same snapshot
+/// and event batches built as objects by serde-wasm-bindgen, against `snapshot()` and
+/// `takeEvents()`, which cross as serde_json text for the engine's `JSON.parse`. Bench build only.
+#[cfg(feature = "workload")]
+#[wasm_bindgen]
+impl Playground {
+    #[wasm_bindgen(js_name = snapshotAsObject)]
+    pub fn snapshot_as_object(&self) -> Result<JsValue, JsError> {
+        to_js_object(&view::snapshot(self.session.sim()))
+    }
+
+    #[wasm_bindgen(js_name = takeEventsAsObject)]
+    pub fn take_events_as_object(&mut self) -> Result<JsValue, JsError> {
+        to_js_object(&self.session.take_events())
+    }
+}

@@ -8,6 +8,7 @@
 //     parts (advance, snapshot, views), the frame rate, and one timed draw of each view.
 //
 //   bench.html?mode=workload&requests=6000000&rounds=3
+//   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
 //     Kafka's purgatory workload (src/workload.rs) in the shipping build flags with the `workload`
 //     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay.
 //
@@ -38,6 +39,48 @@ async function workload() {
   }
   w.free();
   return { mode: 'workload', requests, wasm_ms: ms, outcome };
+}
+
+/**
+ * The two ways an answer crosses the boundary, on the real snapshot and event batches (issue 9):
+ * serde_json text parsed by the engine (`snapshot`, `takeEvents`, what the page uses) against
+ * objects built by serde-wasm-bindgen (`snapshotAsObject`, `takeEventsAsObject`, bench build
+ * only). Two identical sessions with `waiting` acks=all requests waiting (both followers paused)
+ * and then advanced in steps; each step's events are taken one way from each.
+ */
+async function boundary() {
+  const waiting = Number(params.get('waiting') ?? 1000);
+  const reps = Number(params.get('reps') ?? 200);
+  const { default: init, Playground } = await import('./bench-pkg/purgatory_playground.js');
+  await init();
+  const make = () => {
+    const sim = new Playground({ seed: 5, config: { brokers: 3, min_insync_replicas: 2, request_timeout_ms: 600000 }, topics: [{ name: 't', partitions: 4, replication_factor: 3 }] });
+    sim.command({ action: 'pause_follower', broker: 1 });
+    sim.command({ action: 'pause_follower', broker: 2 });
+    for (let i = 0; i < waiting; i++) sim.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: i % 4, count: 1 }] });
+    sim.takeEvents();
+    return sim;
+  };
+  const [a, b] = [make(), make()];
+  const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
+  const snapText = [], snapObject = [], evText = [], evObject = [];
+  let events = 0;
+  for (let i = 0; i < reps; i++) {
+    snapText.push(time(() => a.snapshot()));
+    snapObject.push(time(() => a.snapshotAsObject()));
+    a.advance(50);
+    b.advance(50);
+    evText.push(time(() => { events += a.takeEvents().events.length; }));
+    evObject.push(time(() => b.takeEventsAsObject()));
+  }
+  a.free();
+  b.free();
+  const ms = (xs) => round(median(xs));
+  return {
+    mode: 'boundary', waiting, reps, events_per_batch: round(events / reps),
+    snapshot_text_ms: ms(snapText), snapshot_object_ms: ms(snapObject),
+    events_text_ms: ms(evText), events_object_ms: ms(evObject),
+  };
 }
 
 /** Wraps `obj[name]` so each call's wall ms is added to `into[key]`. */
@@ -172,7 +215,8 @@ async function viewCosts(app) {
 }
 
 try {
-  finish(params.get('mode') === 'workload' ? await workload() : await frames());
+  const modes = { workload, boundary, frames };
+  finish(await (modes[params.get('mode')] ?? frames)());
 } catch (e) {
   console.error(e);
   finish({ error: String(e && e.stack ? e.stack : e) });
