@@ -11,7 +11,7 @@
 //    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule: wasm / native.
 //
 // node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
-//   BENCH_ONLY=tti,frames,workload,boundary   run some parts only
+//   BENCH_ONLY=tti,frames,workload,boundary,clock   run some parts only
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
@@ -22,7 +22,7 @@ import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './l
 import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
-const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary').split(',');
+const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary,clock').split(',');
 const env = (k, d) => Number(process.env[k] ?? d);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -94,6 +94,38 @@ async function workload(browser, base) {
   console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
 }
 
+/**
+ * The story clock (issue 11): s03 played at the default speed (auto) from 0 to its end, the wall
+ * time, and each hold (the simulated instant the clock stayed on for over half a second, and how
+ * long). Goal: end to end in <= 60 s, each key moment >= 2 s on screen.
+ */
+async function clock(browser, base) {
+  const { page, context } = await openPage(browser);
+  await page.goto(`${base}?scenario=s03-stalled-follower-completes-at-isr-shrink`);
+  await page.waitForSelector('purgatory-playground[ready]', { state: 'attached' });
+  const r = await page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('purgatory-playground');
+    const holds = [];
+    let last = el.nowMs;
+    let since = performance.now();
+    const t0 = performance.now();
+    const tick = () => {
+      if (el.nowMs !== last) {
+        if (performance.now() - since > 500) holds.push([last, Math.round(performance.now() - since)]);
+        last = el.nowMs;
+        since = performance.now();
+      }
+      requestAnimationFrame(tick);
+    };
+    el.addEventListener('end', () => resolve({ wall: Math.round(performance.now() - t0), holds }), { once: true });
+    el.play();
+    requestAnimationFrame(tick);
+  }));
+  await context.close();
+  console.log(`story clock: s03 at the default speed, 0 to its end in ${r.wall} ms of wall time (goal <= 60,000)`);
+  console.log(`  holds (simulated ms: wall ms): ${r.holds.map(([at, ms]) => `${at}: ${ms}`).join(', ')} (goal >= 2,000 at each key moment)`);
+}
+
 async function boundary(browser, base) {
   if (!existsSync(path.join(SERVE_ROOT, 'www/bench-pkg/purgatory_playground_bg.wasm'))) {
     throw new Error('www/bench-pkg is missing: run scripts/build-wasm.sh --bench first');
@@ -120,6 +152,7 @@ try {
   if (ONLY.includes('frames')) await frames(browser, node.url);
   if (ONLY.includes('workload')) await workload(browser, node.url);
   if (ONLY.includes('boundary')) await boundary(browser, node.url);
+  if (ONLY.includes('clock')) await clock(browser, node.url);
 } finally {
   await browser.close();
   await server.stop();
