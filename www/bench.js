@@ -45,8 +45,9 @@ async function workload() {
  * The two ways an answer crosses the boundary, on the real snapshot and event batches (issue 9):
  * serde_json text parsed by the engine (`snapshot`, `takeEvents`, what the page uses) against
  * objects built by serde-wasm-bindgen (`snapshotAsObject`, `takeEventsAsObject`, bench build
- * only). Two identical sessions with `waiting` acks=all requests waiting (both followers paused)
- * and then advanced in steps; each step's events are taken one way from each.
+ * only). Two identical sessions with `waiting` acks=all requests waiting (broker 2's fetcher
+ * paused, so they wait until the ISR shrinks), then a request and 50 ms more at each step; each
+ * step's events are taken one way from each.
  */
 async function boundary() {
   const waiting = Number(params.get('waiting') ?? 1000);
@@ -55,7 +56,6 @@ async function boundary() {
   await init();
   const make = () => {
     const sim = new Playground({ seed: 5, config: { brokers: 3, min_insync_replicas: 2, request_timeout_ms: 600000 }, topics: [{ name: 't', partitions: 4, replication_factor: 3 }] });
-    sim.command({ action: 'pause_follower', broker: 1 });
     sim.command({ action: 'pause_follower', broker: 2 });
     for (let i = 0; i < waiting; i++) sim.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: i % 4, count: 1 }] });
     sim.takeEvents();
@@ -68,8 +68,11 @@ async function boundary() {
   for (let i = 0; i < reps; i++) {
     snapText.push(time(() => a.snapshot()));
     snapObject.push(time(() => a.snapshotAsObject()));
-    a.advance(50);
-    b.advance(50);
+    // A request each step keeps broker 0's fetch sessions, HW and completions busy.
+    for (const sim of [a, b]) {
+      sim.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: i % 4, count: 5 }] });
+      sim.advance(50);
+    }
     evText.push(time(() => { events += a.takeEvents().events.length; }));
     evObject.push(time(() => b.takeEventsAsObject()));
   }

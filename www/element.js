@@ -16,6 +16,7 @@ import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
 import { esc } from './views/dom.js';
+import { compiledModule } from './wasm-module.js';
 
 const SPEED_MAX = 100000;
 const THEMES = ['auto', 'light', 'dark'];
@@ -91,6 +92,9 @@ export class PurgatoryPlayground extends HTMLElement {
   connectedCallback() {
     if (this.connected) return;
     this.connected = true;
+    // Start fetching and compiling the model now (once per page): it streams off the main thread
+    // while the markup is built. A failure surfaces when the session opens.
+    compiledModule().catch(() => {});
     this.mount().catch((e) => this.fail(e));
     this.observer = new IntersectionObserver((entries) => {
       this.visible = entries.some((e) => e.isIntersecting);
