@@ -32,6 +32,12 @@ export default async function scenarioSpec(ctx) {
   ctx.assert(hash === expected, `s02's trace hash in the browser is the native one (${expected}): ${hash}`);
   await ctx.screenshot(page, 'scenario-s02-end-800x600', { fullPage: false });
 
+  // A scenario the module imports on demand (a chunk beside it in dist/): it opens like the rest.
+  await page.goto(`${ctx.baseURL}?scenario=s15-purge-after-1001-expired`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  const big = await onPlayground(page, (el) => ({ name: el.app.source.curated, actions: el.app.sim.actions().length }));
+  ctx.assert(big.name === 's15-purge-after-1001-expired' && big.actions === 1003, `the on-demand S15 scenario opened: ${JSON.stringify(big)}`);
+
   // A name that does not exist: a message, and a live session.
   await page.goto(`${ctx.baseURL}?scenario=no-such-thing`, { waitUntil: 'load' });
   await playgroundsReady(page);

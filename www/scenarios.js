@@ -19,8 +19,6 @@ import sc_s12_isr_expansion_counts_before_commit from '../scenarios/s12-isr-expa
 import sc_s13_idle_stalled_follower_never_shrinks from '../scenarios/s13-idle-stalled-follower-never-shrinks.json';
 import sc_s14_crashed_follower_fenced_sooner_than_stalled from '../scenarios/s14-crashed-follower-fenced-sooner-than-stalled.json';
 import sc_s15_timer_expiry_is_exact from '../scenarios/s15-timer-expiry-is-exact.json';
-const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
-const sc_s15_purge_after_1001_expired = () => import('../scenarios/s15-purge-after-1001-expired.json');
 import sc_x01_acks0_error_closes_connection from '../scenarios/x01-acks0-error-closes-connection.json';
 import sc_x02_invalid_required_acks from '../scenarios/x02-invalid-required-acks.json';
 import sc_x03_unknown_topic_or_partition from '../scenarios/x03-unknown-topic-or-partition.json';
@@ -32,6 +30,10 @@ import sc_x08_actions_come_first_at_t0_even_with_zero_fetch_wait from '../scenar
 import sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order from '../scenarios/x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order.json';
 import sc_x10_resume_waits_for_the_outstanding_fetch from '../scenarios/x10-resume-waits-for-the-outstanding-fetch.json';
 import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-fencing-in-broker-id-order.json';
+
+// Loaded on demand (see above).
+const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
+const sc_s15_purge_after_1001_expired = () => import('../scenarios/s15-purge-after-1001-expired.json');
 
 /** [name, what it demonstrates, scenario document or a function importing it] */
 export const SCENARIOS = [
