@@ -5,13 +5,13 @@
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
+use super::delayed_produce::{DelayedProduce, ProduceDone, ProducePartitionStatus};
 use super::fetch::{DelayedFetch, FetchRequest, FetchResponse};
 use super::fetch_buffers::FetchBuffers;
 use super::fetchers::Fetchers;
 use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
-use super::produce::{DelayedProduce, ProduceDone, ProducePartitionStatus};
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;

@@ -8,7 +8,8 @@
 //! - `hosted`: the partitions a broker hosts, indexed by topic-partition;
 //! - `metadata`: partition records and broker registrations;
 //! - `controller`: fencing, elections, AlterPartition;
-//! - `produce`: `DelayedProduce` and `appendRecords`;
+//! - `produce`: `appendRecords` and the produce response;
+//! - `delayed_produce`: `DelayedProduce` in the produce purgatory;
 //! - `fetch`: follower fetches at the leader and `DelayedFetch`;
 //! - `fetcher`: the follower's fetch loop;
 //! - `fetchers`: a follower's fetchers, indexed by leader;
@@ -20,6 +21,7 @@
 pub mod broker;
 pub mod config;
 pub mod controller;
+pub mod delayed_produce;
 pub mod errors;
 pub mod fetch;
 pub mod fetch_buffers;
