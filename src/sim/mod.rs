@@ -3,6 +3,7 @@
 //! the topics and timed actions; the runner, the tests and the page all drive this same core.
 //!
 //! - `action`: what a scenario or a person can do;
+//! - `setup`: the cluster at t = 0;
 //! - `queue`: the agenda of messages in flight and timers;
 //! - `dispatch`: what each scheduled item does when it comes due;
 //! - `actions`: applying actions;
@@ -15,7 +16,10 @@ mod dispatch;
 pub mod invariants;
 pub mod queue;
 mod report;
+mod setup;
 pub mod view;
+
+pub use setup::SetupError;
 
 use std::io::Write;
 use std::rc::Rc;
@@ -24,9 +28,7 @@ use crate::kafka::broker::{Broker, Ctx, Outgoing};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
 use crate::kafka::fetch_buffers::FetchBuffers;
-use crate::kafka::hosted::HostedPartitions;
-use crate::kafka::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use crate::kafka::partition::Partition;
+use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::requests::RequestLog;
 use crate::kafka::{BrokerId, TopicPartition};
 use crate::scenario::result::RunResult;
@@ -85,137 +87,7 @@ pub struct Simulation {
     produce_partitions: Vec<(usize, TopicPartition, u64)>,
 }
 
-/// Why a setup was refused (only reachable through the API; scenario files are validated first).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
-
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 impl Simulation {
-    /// The cluster at t = 0 (scenario contract): replicas of partition p are brokers
-    /// (p + i) mod n, the first leads at epoch 0, everyone is in the ISR, logs are empty, and each
-    /// follower has a fetch at offset 0 parked at its leader.
-    pub fn new(
-        seed: u64,
-        config: Config,
-        topics: Vec<TopicSpec>,
-        trace: bool,
-    ) -> Result<Self, SetupError> {
-        validate_setup(&config, &topics)?;
-        let n = config.brokers;
-        let mut hosted: Vec<HostedPartitions> = vec![HostedPartitions::default(); n as usize];
-        let mut records = Vec::new();
-        for (t, topic) in topics.iter().enumerate() {
-            for partition in 0..topic.partitions {
-                let tp = TopicPartition {
-                    topic: t as u32,
-                    partition,
-                };
-                let assignment: Vec<BrokerId> = (0..topic.replication_factor)
-                    .map(|i| BrokerId((partition + i) % n))
-                    .collect();
-                for &b in &assignment {
-                    hosted[b.0 as usize].insert(tp, Partition::initial(tp, b, assignment.clone()));
-                }
-                let mut isr = assignment.clone();
-                crate::sort::sort(&mut isr);
-                let leader = Some(assignment[0]);
-                records.push(PartitionRecord {
-                    tp,
-                    assignment,
-                    leader,
-                    leader_epoch: 0,
-                    isr,
-                    partition_epoch: 0,
-                });
-            }
-        }
-        let brokers = hosted
-            .into_iter()
-            .enumerate()
-            .map(|(b, parts)| Broker::new(BrokerId(b as u32), &config, parts))
-            .collect();
-        let mut sim = Simulation {
-            now_ms: 0,
-            seed,
-            topic_names: topics.iter().map(|t| t.name.clone()).collect(),
-            topic_names_shared: topics.iter().map(|t| Rc::from(t.name.as_str())).collect(),
-            topics,
-            brokers,
-            controller: Controller::new(BrokerRegistry::new(n), records),
-            heartbeats: vec![
-                HeartbeatState {
-                    alive_since_ms: Some(0),
-                    incarnation: 0,
-                    last_sent_ms: 0,
-                    session_expiry_ms: None,
-                    crash_event: None,
-                };
-                n as usize
-            ],
-            agenda: Agenda::default(),
-            reaper_wake_ms: vec![None; n as usize],
-            timeouts_due: false,
-            purge_after_timeouts: vec![false; n as usize],
-            requests: RequestLog::default(),
-            pending_actions: Default::default(),
-            action_log: Vec::new(),
-            record_actions: true,
-            trace: Trace::new(trace),
-            outbox: Vec::new(),
-            fetch_buffers: FetchBuffers::default(),
-            produce_partitions: Vec::new(),
-            config,
-        };
-        sim.start();
-        Ok(sim)
-    }
-
-    /// A simulation with the scenario's actions queued.
-    pub fn from_scenario(scenario: &Scenario, trace: bool) -> Result<Self, SetupError> {
-        let mut sim = Simulation::new(
-            scenario.seed,
-            scenario.config.clone(),
-            scenario.topics.clone(),
-            trace,
-        )?;
-        let mut actions = scenario.actions.clone();
-        crate::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
-        sim.pending_actions = actions.into();
-        Ok(sim)
-    }
-
-    fn start(&mut self) {
-        // Each follower's first fetch reaches its leader at t = 0 and parks there. It arrives
-        // like any other message, after the actions of t = 0 (scenario-format.md, "Timing
-        // rules"): with a fetch wait of 0 it is answered at once, and only the actions come
-        // before it can see a produce of t = 0.
-        for b in 0..self.brokers.len() {
-            self.with_broker(BrokerId(b as u32), |broker, ctx| {
-                broker.sync_fetchers(None, ctx)
-            });
-        }
-        for (out, cause) in std::mem::take(&mut self.outbox) {
-            match out {
-                Outgoing::Fetch(request) => {
-                    self.agenda
-                        .schedule_delivery(0, Scheduled::FetchArrives(request), cause)
-                }
-                other => self.outbox.push((other, cause)),
-            }
-        }
-        self.flush_outbox();
-        for b in 0..self.brokers.len() {
-            let broker = BrokerId(b as u32);
-            self.agenda
-                .schedule(0, Scheduled::IsrExpiration { broker }, None);
-        }
-    }
-
     pub fn now_ms(&self) -> u64 {
         self.now_ms
     }
@@ -551,30 +423,6 @@ impl Simulation {
     pub fn tp_name(&self, tp: TopicPartition) -> String {
         format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
     }
-}
-
-fn validate_setup(config: &Config, topics: &[TopicSpec]) -> Result<(), SetupError> {
-    if !(1..=64).contains(&config.brokers) {
-        return Err(SetupError(format!(
-            "brokers must be 1-64, not {}",
-            config.brokers
-        )));
-    }
-    for t in topics {
-        if !(1..=1024).contains(&t.partitions) {
-            return Err(SetupError(format!(
-                "topic {}: partitions must be 1-1024",
-                t.name
-            )));
-        }
-        if t.replication_factor < 1 || t.replication_factor > config.brokers {
-            return Err(SetupError(format!(
-                "topic {}: replication_factor must be 1-{}",
-                t.name, config.brokers
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Plays a scenario to its end: the runner's whole job. With `trace`, the causal trace is

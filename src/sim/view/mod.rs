@@ -6,8 +6,8 @@
 //! stays small and a frame stays cheap. The page aggregates what is left out ("+ 9,950 more").
 
 use crate::kafka::broker::Broker;
+use crate::kafka::delayed_produce::DelayedProduce;
 use crate::kafka::partition::Partition;
-use crate::kafka::produce::DelayedProduce;
 use crate::kafka::TopicPartition;
 use crate::purgatory::{OpId, Purgatory};
 use crate::scenario::result::RunResult;
