@@ -6,6 +6,7 @@
 
 use super::history::Derived;
 use super::LoggedAction;
+use crate::sim::action::TimedAction;
 use crate::sim::Simulation;
 
 /// Trace events between checkpoints while the run is short. A seek replays fewer than this many.
@@ -106,6 +107,16 @@ impl Checkpoints {
 
     pub fn extend(&mut self, tail: Vec<Checkpoint>) {
         self.list.extend(tail);
+    }
+
+    /// A command at the frontier's next instant `action.at_ms`: every saved run is before it, so
+    /// each gets it queued (after the actions already there for that millisecond, as the
+    /// session's list has it). Cheaper than [`Self::sync_pending_actions`] for one new action.
+    pub fn schedule_action(&mut self, action: &TimedAction) {
+        for c in &mut self.list {
+            debug_assert!(c.from_ms <= action.at_ms, "a checkpoint after the command");
+            c.sim.schedule_action(action.clone());
+        }
     }
 
     /// Gives every saved run the session's actions still to come for it: those at or after its

@@ -73,8 +73,8 @@ impl Session {
                 by_user: true,
             },
         );
+        self.checkpoints.schedule_action(&timed);
         self.frontier.schedule_action(timed);
-        self.checkpoints.sync_pending_actions(&self.actions);
         while self.now_ms() < at_ms {
             match self.step_head(at_ms) {
                 Some(events) => self.recent.push(events),
