@@ -126,7 +126,10 @@ export class Timeline {
     }
     const pos = (ms) => `${(100 * (ms - span.from)) / Math.max(1, span.to - span.from)}%`;
     this.el.querySelector('.tl-head').style.left = pos(now);
-    this.el.querySelector('.tl-head-label').textContent = `${fmt(now)} ms`;
+    const label = this.el.querySelector('.tl-head-label');
+    label.textContent = `${fmt(now)} ms`;
+    // Near the right end the label goes on the playhead's left, so it is not cut off.
+    label.classList.toggle('left', (now - span.from) / Math.max(1, span.to - span.from) > 0.85);
     this.el.querySelector('.tl-computed').style.width = pos(Math.min(ext.frontier_ms, span.to));
     this.el.setAttribute('aria-valuenow', String(now));
     this.el.setAttribute('aria-valuemax', String(span.to));

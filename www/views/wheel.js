@@ -35,7 +35,9 @@ export class WheelChanges {
       let line = null;
       switch (e.event) {
         case 'timer_added': line = `${who} added, due at ${fmt(e.expires_at_ms)} ms`; break;
-        case 'operation_completed': line = `${who} completed: its timer entry is cancelled`; break;
+        // An expiry completes its operation too (onComplete, then onExpiration): its entry left
+        // the wheel because its bucket came due, which the expiry's own line says.
+        case 'operation_completed': if (e.how !== 'expired') line = `${who} completed: its timer entry is cancelled`; break;
         case 'operation_expired': line = `${who} expired: its bucket came due`; break;
         default: break;
       }
