@@ -22,9 +22,12 @@ use crate::session::history::{Marker, SERIES};
 use crate::session::Session;
 use crate::sim::view;
 
-/// Instants one call may run before it returns (`yielded`): a few tenths of a second of work at
-/// most, so no call freezes the page, whatever it asks for.
+/// Instants one `extend` call may run (it also stops at `session::play::MAX_EXTEND_WORK`).
 const MAX_STEPS_PER_CALL: u64 = 200_000;
+/// Work one `advance` call may do before it returns (`yielded`), in the simulation's work meter's
+/// units: about a tenth of a second in the browser, so no call freezes the page, whatever it asks
+/// for or however large the cluster.
+const MAX_WORK_PER_CALL: u64 = 200_000;
 /// The longest advance one call accepts (the contract's week).
 const MAX_ADVANCE_MS: f64 = 604_800_000.0;
 
@@ -196,6 +199,7 @@ impl Playground {
             );
         }
         let scenario = Scenario::from_value(&doc)
+            .and_then(|s| crate::sim::budget::check_topics(&s.topics).map(|()| s))
             .map_err(|e| err(drop_dot_before_colon(&format!("setup.{e}"))))?;
         Self::open(&scenario, true)
     }
@@ -209,7 +213,9 @@ impl Playground {
         curated: Option<String>,
     ) -> Result<Playground, JsError> {
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
-        let scenario = Scenario::from_value(&doc).map_err(err)?;
+        let scenario = Scenario::from_value(&doc)
+            .and_then(|s| crate::sim::budget::check(&s).map(|()| s))
+            .map_err(err)?;
         let mut playground = Self::open(&scenario, false)?;
         if curated.is_some() {
             playground.session.set_curated(curated);
@@ -250,7 +256,7 @@ impl Playground {
     pub fn advance(&mut self, ms: f64, stop_at_notable: Option<bool>) -> Result<JsValue, JsError> {
         let ms = whole_ms(ms, "advance", MAX_ADVANCE_MS)?;
         let stop = stop_at_notable.unwrap_or(false);
-        to_js_object(&self.session.advance(ms, MAX_STEPS_PER_CALL, stop))
+        to_js_object(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
     }
 
     /// When the next timeline marker after the playhead comes, if the run is computed that far.

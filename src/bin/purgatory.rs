@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use purgatory_playground::sim::budget;
 use purgatory_playground::trace::TraceHash;
 
 const USAGE: &str = "\
@@ -183,7 +184,9 @@ fn load(file: &Path) -> Result<Scenario, String> {
         let at = error.utf8_error().valid_up_to();
         format!("{shown}: not UTF-8 text (invalid byte at offset {at})")
     })?;
-    Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))
+    let scenario = Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))?;
+    budget::check(&scenario).map_err(|error| format!("{shown}: {error}"))?;
+    Ok(scenario)
 }
 
 fn print_result(result: &RunResult) -> io::Result<()> {

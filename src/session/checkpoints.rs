@@ -1,8 +1,9 @@
 //! Saved states of a session's run, so that going back to an instant replays from the nearest one
 //! before it instead of from t = 0. One is taken every [`EVENTS_PER_CHECKPOINT`] trace events (a
 //! measure of replay work, unlike simulated time, which can be idle); at most [`MAX_CHECKPOINTS`]
-//! are kept: past that, the one whose neighbours are closest together goes, so the spacing stays
-//! even over the whole run and memory stays bounded however long it gets.
+//! are kept, fewer for a cluster so large that they would take more than [`CHECKPOINT_MEMORY`]:
+//! past that, the one whose neighbours are closest together goes, so the spacing stays even over
+//! the whole run and memory stays bounded however long it gets.
 
 use super::history::Derived;
 use super::LoggedAction;
@@ -13,6 +14,10 @@ use crate::sim::Simulation;
 pub const EVENTS_PER_CHECKPOINT: u64 = 4_000;
 /// Checkpoints kept at most (the first, at t = 0, is always kept).
 pub const MAX_CHECKPOINTS: usize = 48;
+/// About the most memory the checkpoints of a large cluster may take together, in bytes. A
+/// saved run's size grows with its replica states (each replica's broker keeps every replica
+/// of the partition), some 30 bytes each; at least 4 checkpoints are kept whatever the size.
+pub const CHECKPOINT_MEMORY: u64 = 256 << 20;
 
 #[derive(Clone)]
 pub struct Checkpoint {
@@ -35,11 +40,19 @@ impl Checkpoint {
 #[derive(Clone)]
 pub struct Checkpoints {
     list: Vec<Checkpoint>,
+    /// How many are kept at most, for this cluster's size.
+    limit: usize,
 }
 
 impl Checkpoints {
     pub fn new(first: Checkpoint) -> Self {
-        Checkpoints { list: vec![first] }
+        let states = crate::sim::budget::replica_states(first.sim.topics());
+        let size = states * 32 + (64 << 10);
+        let limit = (CHECKPOINT_MEMORY / size).clamp(4, MAX_CHECKPOINTS as u64) as usize;
+        Checkpoints {
+            list: vec![first],
+            limit,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -62,7 +75,7 @@ impl Checkpoints {
             from_ms,
             derived: derived.clone(),
         });
-        if self.list.len() > MAX_CHECKPOINTS {
+        if self.list.len() > self.limit {
             self.thin();
         }
     }

@@ -1,12 +1,18 @@
 //! Moving the playhead: playing forward (with breakpoints), one instant forward or back, seeking
 //! to any millisecond, and computing a scenario's frontier ahead. Every call that can run long
-//! does a bounded amount of work, counted in simulated instants, so a caller that asks for a week
-//! gets an answer (and `yielded`) instead of a frozen tab.
+//! does a bounded amount of work, counted by the simulation's work meter
+//! ([`Simulation::work_done`](crate::sim::Simulation::work_done)) so that an instant of a 64-broker
+//! cluster counts for what it costs, and a caller that asks for a week gets an answer (and
+//! `yielded`) instead of a frozen tab.
 
 use super::breakpoints::Hit;
 use super::history::is_notable;
 use super::{Advanced, Session};
 use crate::trace::TraceEvent;
+
+/// The most work one `extend` call does, whatever its `max_steps`: about a tenth of a second in
+/// the browser, however large the cluster.
+pub const MAX_EXTEND_WORK: u64 = 200_000;
 
 /// The furthest one `step` goes through instants at which nothing is traced.
 pub const QUIET_STEP_MS: u64 = 60_000;
@@ -52,14 +58,18 @@ impl Session {
 
     /// Plays forward by `ms` simulated milliseconds (to the end of the run at most), stopping early
     /// where a breakpoint fires, after an instant with a notable event (one that makes a timeline
-    /// marker) when `stop_at_notable` (so a story clock can linger on it), or after `max_steps`
-    /// instants (`yielded`: call again).
-    pub fn advance(&mut self, ms: u64, max_steps: u64, stop_at_notable: bool) -> Advanced {
+    /// marker) when `stop_at_notable` (so a story clock can linger on it), or once `max_work`
+    /// units of work are done (`yielded`: call again; each instant counts at least one).
+    pub fn advance(&mut self, ms: u64, max_work: u64, stop_at_notable: bool) -> Advanced {
         let target = self.now_ms().saturating_add(ms).min(self.horizon_ms);
         let mut stall = self.breakpoints.next_stall(self.sim(), &self.history);
-        for _ in 0..max_steps {
+        let mut spent = 0;
+        while spent < max_work {
             let limit = stall.as_ref().map_or(target, |s| s.deadline_ms.min(target));
-            let Some(events) = self.step_head(limit) else {
+            let before = self.sim().work_done();
+            let stepped = self.step_head(limit);
+            spent += self.sim().work_done().saturating_sub(before).max(1);
+            let Some(events) = stepped else {
                 if let Some(s) = stall.take().filter(|s| s.deadline_ms == self.now_ms()) {
                     let hit = self.breakpoints.fire_stall(s);
                     return self.stopped(Some(hit));
@@ -199,8 +209,8 @@ impl Session {
         }
     }
 
-    /// Computes a scenario's frontier ahead of the playhead, at most `max_steps` instants; returns
-    /// whether the run is now computed to its end.
+    /// Computes a scenario's frontier ahead of the playhead, at most `max_steps` instants and
+    /// [`MAX_EXTEND_WORK`] units of work; returns whether the run is now computed to its end.
     pub fn extend(&mut self, max_steps: u64) -> bool {
         let until = self.precompute_ms.min(self.horizon_ms);
         if self.frontier.now_ms() >= until {
@@ -209,9 +219,13 @@ impl Session {
         if self.head.is_none() {
             self.head = Some(self.frontier.clone());
         }
+        let budget = self.frontier.work_done().saturating_add(MAX_EXTEND_WORK);
         for _ in 0..max_steps {
             if self.step_frontier(until).is_none() {
                 return true;
+            }
+            if self.frontier.work_done() >= budget {
+                break;
             }
         }
         self.frontier.now_ms() >= until

@@ -89,6 +89,16 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// What applying it costs in the work meter's units: one, plus one per listed partition.
+    pub fn work(&self) -> u64 {
+        1 + match self {
+            Action::Produce(spec) => spec.records.len() as u64,
+            _ => 0,
+        }
+    }
+}
+
 /// An action and the simulated millisecond at which it applies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TimedAction {

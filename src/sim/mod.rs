@@ -12,6 +12,7 @@
 
 pub mod action;
 mod actions;
+pub mod budget;
 mod dispatch;
 pub mod invariants;
 pub mod queue;
@@ -83,8 +84,13 @@ pub struct Simulation {
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
     fetch_buffers: FetchBuffers,
+    /// The work meter's weights: partitions in the cluster, and what one partition of a fetch
+    /// costs (see [`budget::Weights`]).
+    weights: budget::Weights,
     /// The partition list of the produce request being applied, kept for the next one.
     produce_partitions: Vec<(usize, TopicPartition, u64)>,
+    /// The work meter (see [`Simulation::work_done`]).
+    work_done: u64,
 }
 
 impl Simulation {
@@ -150,6 +156,26 @@ impl Simulation {
         }
         let index = self.pending_actions.partition_point(|a| a.at_ms <= at);
         self.pending_actions.insert(index, action);
+    }
+
+    /// The work meter: what the run has cost so far, in units that track the time it takes
+    /// (each action, delivery, timer and timeout counts one, plus one per partition it carries or
+    /// looks at). Deterministic, unlike a clock: the runner's work budget (`sim::budget`) and the
+    /// page's per-call budget count in these units.
+    pub fn work_done(&self) -> u64 {
+        self.work_done
+    }
+
+    fn work_of(&self, item: &Scheduled) -> u64 {
+        let w = &self.weights;
+        1 + match item {
+            Scheduled::FetchArrives(r) => r.partitions.len() as u64 * w.fetch_partition,
+            Scheduled::FetchResponseArrives(r) => r.partitions.len() as u64 * w.fetch_partition,
+            Scheduled::MetadataArrives { delta, .. } => delta.partitions.len() as u64,
+            // The check looks at every partition slot of the broker's table.
+            Scheduled::IsrExpiration { .. } => w.partitions,
+            _ => 0,
+        }
     }
 
     /// When the next thing happens, if anything is left.
@@ -223,6 +249,7 @@ impl Simulation {
             .is_some_and(|a| a.at_ms <= at_ms)
         {
             let action = self.pending_actions.pop_front().expect("checked");
+            self.work_done += action.action.work();
             self.apply_action(action);
             self.flush_outbox();
         }
@@ -233,11 +260,13 @@ impl Simulation {
             match (item, timeout) {
                 (None, None) => break,
                 (_, Some((order, broker))) if item.is_none_or(|seq| order < seq) => {
+                    self.work_done += 1;
                     self.run_due_timeout(broker);
                 }
                 _ => {
                     let (item, cause) = self.agenda.pop_due(at_ms).expect("due");
                     let touched = item.purgatory_broker();
+                    self.work_done += self.work_of(&item);
                     self.dispatch(item, cause);
                     self.flush_outbox();
                     if let Some(b) = touched {
@@ -429,8 +458,18 @@ impl Simulation {
 /// written as JSON Lines as the run goes.
 pub fn run_scenario(
     scenario: &Scenario,
-    mut trace: Option<&mut dyn Write>,
+    trace: Option<&mut dyn Write>,
 ) -> std::io::Result<RunResult> {
+    let sim = play_scenario(scenario, trace)?;
+    Ok(sim.result(&scenario.name, scenario.run_until_ms))
+}
+
+/// Plays a scenario to its end and hands back the cluster as it is then (its result, its work
+/// meter).
+pub fn play_scenario(
+    scenario: &Scenario,
+    mut trace: Option<&mut dyn Write>,
+) -> std::io::Result<Simulation> {
     let mut sim = Simulation::from_scenario(scenario, trace.is_some())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
     sim.set_record_actions(false);
@@ -454,5 +493,5 @@ pub fn run_scenario(
     if let Some(out) = trace {
         out.flush()?;
     }
-    Ok(sim.result(&scenario.name, scenario.run_until_ms))
+    Ok(sim)
 }

@@ -71,6 +71,7 @@ impl Simulation {
             .enumerate()
             .map(|(b, parts)| Broker::new(BrokerId(b as u32), &config, parts))
             .collect();
+        let weights = super::budget::Weights::new(&topics);
         let mut sim = Simulation {
             now_ms: 0,
             seed,
@@ -101,6 +102,8 @@ impl Simulation {
             outbox: Vec::new(),
             fetch_buffers: FetchBuffers::default(),
             produce_partitions: Vec::new(),
+            work_done: 0,
+            weights,
             config,
         };
         sim.start();
