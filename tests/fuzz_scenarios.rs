@@ -420,8 +420,12 @@ fn expensive_clusters_are_refused_naming_the_field_and_the_limit() {
     assert!(budget::check(&base(json!({}), 1, 3, 604_800_000)).is_ok());
     assert!(budget::check(&base(widest, 1, 3, 60_000)).is_ok());
 
-    let mut two_big_topics = base(json!({ "brokers": 64 }), 1024, 64, 1000);
-    two_big_topics.topics.push(two_big_topics.topics[0].clone());
-    two_big_topics.topics[1].name = "u".into();
-    assert_eq!(budget::check(&two_big_topics).unwrap_err().path, "topics");
+    let topic = |name| json!({ "name": name, "partitions": 1024, "replication_factor": 64 });
+    let two_big_topics = json!({
+        "name": "probe", "config": { "brokers": 64 }, "topics": [topic("t"), topic("u")],
+        "actions": [], "run_until_ms": 1000
+    });
+    let err = Scenario::from_value(&two_big_topics).unwrap_err();
+    assert_eq!(err.path, "topics");
+    assert!(err.message.contains("at most 4194304"), "{}", err.message);
 }

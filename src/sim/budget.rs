@@ -79,7 +79,8 @@ impl Estimate {
 /// The most replica states the topics may hold together (the sum over topics of partitions x
 /// replication factor², as each replica's broker keeps the state of every replica of the
 /// partition): what one topic at the contract's maxima (1,024 partitions, 64 replicas) holds,
-/// about 100 MB. More topics than that would take memory without bound.
+/// about 100 MB. More topics than that would take memory without bound, so the scenario reader
+/// refuses them at `topics`.
 pub const MAX_REPLICA_STATES: u64 = 1024 * 64 * 64;
 
 /// Estimates what running `scenario` costs.
@@ -116,12 +117,10 @@ pub fn estimate(scenario: &Scenario) -> Estimate {
     }
 }
 
-/// Refuses a scenario the runner cannot run in reasonable time and memory: topics that hold more
-/// than [`MAX_REPLICA_STATES`] (naming `topics`), or an estimate over [`WORK_BUDGET`] (naming
-/// `run_until_ms` and the longest run this cluster could have, or `actions` when they alone are
-/// too much).
+/// Refuses a scenario the runner cannot run in reasonable time: an estimate over [`WORK_BUDGET`]
+/// (naming `run_until_ms` and the longest run this cluster could have, or `actions` when they
+/// alone are too much). Topics past [`MAX_REPLICA_STATES`] are a file error already.
 pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
-    check_topics(&scenario.topics)?;
     let estimate = estimate(scenario);
     let total = estimate.total(scenario.run_until_ms);
     if total <= WORK_BUDGET {
@@ -149,23 +148,6 @@ pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
             ),
         )),
     }
-}
-
-/// Refuses topics that hold more than [`MAX_REPLICA_STATES`] (a live session has no length to
-/// refuse, only its cluster).
-pub fn check_topics(topics: &[TopicSpec]) -> Result<(), ScenarioError> {
-    let states = replica_states(topics);
-    if states <= MAX_REPLICA_STATES {
-        return Ok(());
-    }
-    Err(refusal(
-        "topics",
-        format!(
-            "these topics hold {states} replica states (partitions x replication_factor², \
-             summed), more than the limit of {MAX_REPLICA_STATES} (one topic of 1,024 \
-             partitions with 64 replicas; README, \"Work budget\")"
-        ),
-    ))
 }
 
 fn refusal(path: &str, message: String) -> ScenarioError {
