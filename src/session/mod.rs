@@ -318,7 +318,9 @@ impl Session {
             story: Vec::new(),
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
-                selected: self.selected.clone(),
+                // Only an id the file has: `select` takes any string, and a fork or an undo can
+                // drop the selected produce, but the parser refuses a selection it cannot find.
+                selected: self.selected.clone().filter(|id| self.ids.contains(id)),
                 user_actions: (self.actions.iter().enumerate())
                     .filter(|(_, a)| a.by_user)
                     .map(|(i, _)| i)
