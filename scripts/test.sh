@@ -38,6 +38,9 @@ wasm_tests() {
     # and a browser suite run under Node only prints that it skips itself).
     timeout 1800 wasm-pack --log-level warn test --headless --chrome --chromedriver "$driver" -- --test wasm_boundary
     timeout 1800 wasm-pack --log-level warn test --node -- --test wasm_node --test wasm_session
+    # The shipped module (www/pkg, from the wasm-build stage) driven from JavaScript with hostile
+    # arguments; it fails, never skips, when the build is missing.
+    timeout 600 node --test tests/hostile-args.test.mjs
 }
 
 stage setup scripts/setup.sh

@@ -86,16 +86,20 @@ fn to_json_value(value: JsValue, what: &str, max_bytes: usize) -> Result<Value, 
             } else {
                 None
             };
+            // What `JSON.stringify` threw may be anything (`throw null` in a getter): its
+            // `message` is read through `Reflect.get`, which cannot throw past this frame (a JS
+            // exception unwinding through wasm would leave the handle borrowed for ever).
             let written = match refused {
                 Some(found) => Err(found.to_string()),
-                None => js_sys::JSON::stringify(&value)
-                    .map(String::from)
-                    .map_err(|e| {
-                        js_sys::Error::from(e)
-                            .message()
-                            .as_string()
-                            .unwrap_or_default()
-                    }),
+                None => match js_sys::JSON::stringify(&value) {
+                    Ok(text) => text
+                        .as_string()
+                        .ok_or_else(|| "it writes nothing".to_string()),
+                    Err(e) => Err(js_sys::Reflect::get(&e, &"message".into())
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .unwrap_or_default()),
+                },
             };
             match written {
                 Ok(text) => text,
@@ -148,16 +152,40 @@ fn drop_dot_before_colon(text: &str) -> String {
     out
 }
 
-/// A whole number of milliseconds in `0..=max`.
-fn whole_ms(value: f64, what: &str, max: f64) -> Result<u64, JsError> {
-    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
-        Ok(value as u64)
-    } else {
-        Err(err(format!(
+/// What a refused argument was, for its message: a number as JS prints it, else its `typeof`
+/// (`null` for null).
+fn found(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(n) => js_number(n),
+        None if value.is_null() => "null".to_string(),
+        None => value.js_typeof().as_string().unwrap_or_default(),
+    }
+}
+
+/// A whole number of milliseconds in `0..=max`. Numeric arguments come in as `JsValue`, not
+/// `f64`, so that only a JS number passes: the glue's own `f64` conversion would read `null` and
+/// `[5]` as numbers and throw its own unlabelled `TypeError` for a BigInt or a Symbol.
+fn whole_ms(value: &JsValue, what: &str, max: f64) -> Result<u64, JsError> {
+    match value.as_f64() {
+        Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= max => Ok(v as u64),
+        _ => Err(err(format!(
             "{what}: expected a whole number of milliseconds 0-{}, found {}",
             js_number(max),
-            js_number(value)
-        )))
+            found(value)
+        ))),
+    }
+}
+
+/// A string argument, `None` for null or undefined. String arguments come in as `JsValue`: the
+/// glue's own string copy traps (a wasm `RuntimeError`) on a number or an object.
+fn string_arg(value: &JsValue, what: &str) -> Result<Option<String>, JsError> {
+    match value.as_string() {
+        Some(text) => Ok(Some(text)),
+        None if value.is_undefined() || value.is_null() => Ok(None),
+        None => Err(err(format!(
+            "{what}: expected a string, found {}",
+            found(value)
+        ))),
     }
 }
 
@@ -209,8 +237,9 @@ impl Playground {
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(
         scenario: JsValue,
-        curated: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] curated: JsValue,
     ) -> Result<Playground, JsError> {
+        let curated = string_arg(&curated, "fromScenario.curated")?;
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
         // Its run is computed ahead in slices of bounded work (`extend`), so a long run is not
         // refused here as the runner refuses it (`sim::budget`); a cluster too large for memory
@@ -254,8 +283,12 @@ impl Playground {
     /// is the breakpoint that stopped the clock, `yielded` that the call's work budget ran out
     /// first (call again to go on), `notable` that it stopped after an instant with a timeline
     /// marker, which it does only when `stop_at_notable` is true (a story clock lingers there).
-    pub fn advance(&mut self, ms: f64, stop_at_notable: Option<bool>) -> Result<JsValue, JsError> {
-        let ms = whole_ms(ms, "advance", MAX_ADVANCE_MS)?;
+    pub fn advance(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] ms: JsValue,
+        stop_at_notable: Option<bool>,
+    ) -> Result<JsValue, JsError> {
+        let ms = whole_ms(&ms, "advance", MAX_ADVANCE_MS)?;
         let stop = stop_at_notable.unwrap_or(false);
         to_js_object(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
     }
@@ -281,15 +314,21 @@ impl Playground {
     }
 
     /// Puts the playhead at `ms` (at most the computed frontier); returns where it is.
-    pub fn seek(&mut self, ms: f64) -> Result<f64, JsError> {
-        let ms = whole_ms(ms, "seek", MAX_ADVANCE_MS)?;
+    pub fn seek(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] ms: JsValue,
+    ) -> Result<f64, JsError> {
+        let ms = whole_ms(&ms, "seek", MAX_ADVANCE_MS)?;
         Ok(self.session.seek(ms) as f64)
     }
 
     /// Computes a scenario's run ahead of the playhead, at most `max_steps` instants (so a page
     /// can spread it over frames); returns whether it is computed to its end.
-    pub fn extend(&mut self, max_steps: f64) -> Result<bool, JsError> {
-        let steps = whole_ms(max_steps, "extend", MAX_STEPS_PER_CALL as f64)?;
+    pub fn extend(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] max_steps: JsValue,
+    ) -> Result<bool, JsError> {
+        let steps = whole_ms(&max_steps, "extend", MAX_STEPS_PER_CALL as f64)?;
         Ok(self.session.extend(steps))
     }
 
@@ -349,17 +388,27 @@ impl Playground {
 
     /// The events of one produce request's story up to the playhead, or null for an unknown id.
     #[wasm_bindgen(js_name = requestEvents)]
-    pub fn request_events(&self, id: &str) -> Result<JsValue, JsError> {
-        to_js_via_text(&self.session.request_events(id))
+    pub fn request_events(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let id = string_arg(&id, "requestEvents")?
+            .ok_or_else(|| err("requestEvents: expected a string, found null or undefined"))?;
+        to_js_via_text(&self.session.request_events(&id))
     }
 
     /// The timeline's markers in `[from_ms, to_ms]`: `{markers, total, dropped}`; with more
     /// than `max`, `markers` holds the first `max` of the most telling kinds and `total` says how
     /// many there are.
-    pub fn markers(&self, from_ms: f64, to_ms: f64, max: f64) -> Result<JsValue, JsError> {
-        let from = whole_ms(from_ms, "markers.from_ms", MAX_ADVANCE_MS)?;
-        let to = whole_ms(to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
-        let max = whole_ms(max, "markers.max", 1e6)? as usize;
+    pub fn markers(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] to_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] max: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let from = whole_ms(&from_ms, "markers.from_ms", MAX_ADVANCE_MS)?;
+        let to = whole_ms(&to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
+        let max = whole_ms(&max, "markers.max", 1e6)? as usize;
         let all = self.session.history().markers();
         let lo = all.partition_point(|m| m.at_ms < from);
         let hi = all.partition_point(|m| m.at_ms <= to);
@@ -382,10 +431,15 @@ impl Playground {
 
     /// The gauges' step series over `[from_ms, to_ms]` in `bins` equal spans, clipped at the
     /// playhead: `{names, bins: [[[lo, hi, last], ...] per series], now: [value per series]}`.
-    pub fn series(&self, from_ms: f64, to_ms: f64, bins: f64) -> Result<JsValue, JsError> {
-        let from = whole_ms(from_ms, "series.from_ms", MAX_ADVANCE_MS)?;
-        let to = whole_ms(to_ms, "series.to_ms", MAX_ADVANCE_MS)?;
-        let bins = whole_ms(bins, "series.bins", 4096.0)?.max(1) as usize;
+    pub fn series(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] to_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] bins: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let from = whole_ms(&from_ms, "series.from_ms", MAX_ADVANCE_MS)?;
+        let to = whole_ms(&to_ms, "series.to_ms", MAX_ADVANCE_MS)?;
+        let bins = whole_ms(&bins, "series.bins", 4096.0)?.max(1) as usize;
         let now = self.session.now_ms();
         let to = to.min(now).max(from);
         let series = self.session.history().series();
@@ -434,8 +488,14 @@ impl Playground {
         self.session.selected().map(str::to_owned)
     }
 
-    pub fn select(&mut self, id: Option<String>) {
-        self.session.set_selected(id);
+    /// Selects a request by id (any string; an id the run does not know selects nothing), or
+    /// clears the selection with null or undefined.
+    pub fn select(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] id: JsValue,
+    ) -> Result<(), JsError> {
+        self.session.set_selected(string_arg(&id, "select")?);
+        Ok(())
     }
 
     /// The curated scenario this session plays, if any.
@@ -469,9 +529,11 @@ impl Playground {
         self.session.export().to_json()
     }
 
-    /// Test only: panics, to check that a page recovers from a trap.
+    /// Test only: panics, to check that a page recovers from a trap. It takes the handle mutably,
+    /// as the model's own steps do, so the handle is left as a panic in the model leaves it:
+    /// borrowed for ever, every later call on it a thrown `Error`.
     #[wasm_bindgen(js_name = __trapForTests)]
-    pub fn trap_for_tests(&self) {
+    pub fn trap_for_tests(&mut self) {
         panic!("trap requested by a test");
     }
 }

@@ -134,7 +134,12 @@ fn the_handle_answers_wrong_arguments_with_errors_and_right_ones_with_the_model(
         (1.5, "found 1.5"),
         (f64::NAN, "found NaN"),
     ] {
-        let text = message(playground.advance(ms, None).err().expect("refused"));
+        let text = message(
+            playground
+                .advance(JsValue::from(ms), None)
+                .err()
+                .expect("refused"),
+        );
         assert!(
             text.starts_with("advance: ") && text.ends_with(shown),
             "{text}"
@@ -151,7 +156,9 @@ fn the_handle_answers_wrong_arguments_with_errors_and_right_ones_with_the_model(
         Some("p1"),
         "a refused command uses up no id"
     );
-    playground.advance(100.0, None).expect("runs");
+    playground
+        .advance(JsValue::from(100.0), None)
+        .expect("runs");
     let result: serde_json::Value = serde_json::from_str(&playground.result()).unwrap();
     assert_eq!(result["responses"][0]["partitions"][0]["error"], "NONE");
 }

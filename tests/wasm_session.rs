@@ -30,8 +30,8 @@ fn message(error: JsError) -> String {
 }
 
 fn scenario(text: &str) -> Playground {
-    let mut p = Playground::from_scenario(JsValue::from_str(text), None).unwrap();
-    while !p.extend(10_000.0).unwrap() {}
+    let mut p = Playground::from_scenario(JsValue::from_str(text), JsValue::UNDEFINED).unwrap();
+    while !p.extend(JsValue::from(10_000.0)).unwrap() {}
     p
 }
 
@@ -54,7 +54,7 @@ fn trace_hashes_match_the_native_runs() {
 #[wasm_bindgen_test]
 fn seek_step_back_and_the_extent() {
     let mut p = scenario(S03);
-    assert_eq!(p.seek(45_010.0).unwrap(), 45_010.0);
+    assert_eq!(p.seek(JsValue::from(45_010.0)).unwrap(), 45_010.0);
     let extent = p.extent().unwrap();
     assert_eq!(num(&extent, "now_ms"), 45_010.0);
     assert_eq!(num(&extent, "frontier_ms"), 60_000.0);
@@ -65,7 +65,7 @@ fn seek_step_back_and_the_extent() {
     assert_eq!(get(&batch, "reset").as_bool(), Some(true));
     let step = p.step().unwrap();
     assert_eq!(num(&step, "now_ms"), 45_010.0);
-    let text = message(p.seek(-5.0).unwrap_err());
+    let text = message(p.seek(JsValue::from(-5.0)).unwrap_err());
     assert_eq!(
         text,
         "seek: expected a whole number of milliseconds 0-604800000, found -5"
@@ -75,7 +75,13 @@ fn seek_step_back_and_the_extent() {
 #[wasm_bindgen_test]
 fn markers_series_and_request_events_describe_the_run() {
     let mut p = scenario(S03);
-    let markers = p.markers(0.0, 60_000.0, 100.0).unwrap();
+    let markers = p
+        .markers(
+            JsValue::from(0.0),
+            JsValue::from(60_000.0),
+            JsValue::from(100.0),
+        )
+        .unwrap();
     let list = Array::from(&get(&markers, "markers"));
     let kinds: Vec<String> = list
         .iter()
@@ -83,17 +89,29 @@ fn markers_series_and_request_events_describe_the_run() {
         .collect();
     assert!(kinds.contains(&"isr_committed".to_string()), "{kinds:?}");
     assert!(kinds.contains(&"answered".to_string()), "{kinds:?}");
-    let few = p.markers(0.0, 60_000.0, 1.0).unwrap();
+    let few = p
+        .markers(
+            JsValue::from(0.0),
+            JsValue::from(60_000.0),
+            JsValue::from(1.0),
+        )
+        .unwrap();
     assert_eq!(Array::from(&get(&few, "markers")).length(), 1);
     assert_eq!(num(&few, "total"), list.length() as f64);
 
-    p.seek(40_000.0).unwrap();
-    let series = p.series(0.0, 60_000.0, 10.0).unwrap();
+    p.seek(JsValue::from(40_000.0)).unwrap();
+    let series = p
+        .series(
+            JsValue::from(0.0),
+            JsValue::from(60_000.0),
+            JsValue::from(10.0),
+        )
+        .unwrap();
     let now = Array::from(&get(&series, "now"));
     assert_eq!(now.get(1).as_f64(), Some(1.0), "p1 is waiting at 40 s");
     assert_eq!(num(&series, "to_ms"), 40_000.0, "clipped at the playhead");
 
-    let events = Array::from(&p.request_events("p1").unwrap());
+    let events = Array::from(&p.request_events("p1".into()).unwrap());
     let tags: Vec<String> = events
         .iter()
         .map(|e| get(&e, "event").as_string().unwrap())
@@ -103,19 +121,19 @@ fn markers_series_and_request_events_describe_the_run() {
         !tags.contains(&"produce_response_sent".to_string()),
         "not answered yet at 40 s"
     );
-    assert!(p.request_events("nope").unwrap().is_null());
+    assert!(p.request_events("nope".into()).unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn commands_fork_and_undo() {
     let mut p =
         Playground::new(JsValue::from_str(r#"{"config":{"min_insync_replicas":2}}"#)).unwrap();
-    p.advance(1_000.0, None).unwrap();
+    p.advance(JsValue::from(1_000.0), None).unwrap();
     let cmd = js_sys::JSON::parse(r#"{"action":"pause_follower","broker":2}"#).unwrap();
     let done = p.command(cmd).unwrap();
     assert_eq!(num(&done, "at_ms"), 1_001.0);
-    p.advance(5_000.0, None).unwrap();
-    p.seek(500.0).unwrap();
+    p.advance(JsValue::from(5_000.0), None).unwrap();
+    p.seek(JsValue::from(500.0)).unwrap();
     let preview = p.fork_preview().unwrap();
     assert_eq!(num(&preview, "user_actions_dropped"), 1.0);
     let done = p
@@ -134,7 +152,7 @@ fn breakpoints_stop_the_clock_and_bad_ones_are_named() {
     let mut p = scenario(S02);
     let spec = js_sys::JSON::parse(r#"{"expiry": true}"#).unwrap();
     p.set_breakpoints(spec).unwrap();
-    let played = p.advance(60_000.0, None).unwrap();
+    let played = p.advance(JsValue::from(60_000.0), None).unwrap();
     assert_eq!(num(&played, "now_ms"), 31_000.0);
     assert_eq!(
         get(&get(&played, "hit"), "kind").as_string().as_deref(),
@@ -148,10 +166,10 @@ fn breakpoints_stop_the_clock_and_bad_ones_are_named() {
 #[wasm_bindgen_test]
 fn an_export_reopens_at_its_instant_with_the_same_bytes() {
     let mut p = scenario(S03);
-    p.seek(20_000.0).unwrap();
-    p.select(Some("p1".into()));
+    p.seek(JsValue::from(20_000.0)).unwrap();
+    p.select("p1".into()).unwrap();
     let text = p.export_session();
-    let q = Playground::from_scenario(JsValue::from_str(&text), None).unwrap();
+    let q = Playground::from_scenario(JsValue::from_str(&text), JsValue::UNDEFINED).unwrap();
     assert_eq!(q.now_ms(), 20_000.0);
     assert_eq!(q.selected().as_deref(), Some("p1"));
     assert_eq!(q.export_session(), text);
@@ -174,7 +192,7 @@ fn hostile_arguments_are_errors_with_messages() {
     );
     let mut p = Playground::new(JsValue::from_str("{}")).unwrap();
     for bad in [f64::NAN, f64::INFINITY, -1.0, 1e18] {
-        let text = message(p.advance(bad, None).unwrap_err());
+        let text = message(p.advance(JsValue::from(bad), None).unwrap_err());
         assert!(
             text.starts_with("advance: expected a whole number"),
             "{text}"

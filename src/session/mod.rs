@@ -294,13 +294,17 @@ impl Session {
     }
 
     /// The session as a scenario file: the setup, every action, and a `session` that says which
-    /// actions the person made, the instant and the selection. A live session's run ends where it
-    /// was computed to; a scenario keeps its own end. The runner plays the file to the same trace
-    /// (and hash); the page reopens it at the same instant.
+    /// actions the person made, the instant and the selection. A live session's run ends at the
+    /// playhead or its last action, whichever is later: not where it happened to be computed to,
+    /// which a reopened session (computed only to its instant) would not know, so exporting what
+    /// was imported gives the same bytes; and never before an action (a scenario turned live
+    /// mid-run keeps its later script). A scenario keeps its own end. The runner plays the file to
+    /// the same trace (and hash); the page reopens it at the same instant.
     pub fn export(&self) -> Scenario {
         let sim = &self.frontier;
         let run_until_ms = if self.live {
-            self.frontier.now_ms()
+            let last_action_ms = self.actions.iter().map(|a| a.action.at_ms).max();
+            self.now_ms().max(last_action_ms.unwrap_or(0))
         } else {
             self.horizon_ms
         };
@@ -314,7 +318,9 @@ impl Session {
             story: Vec::new(),
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
-                selected: self.selected.clone(),
+                // Only an id the file has: `select` takes any string, and a fork or an undo can
+                // drop the selected produce, but the parser refuses a selection it cannot find.
+                selected: self.selected.clone().filter(|id| self.ids.contains(id)),
                 user_actions: (self.actions.iter().enumerate())
                     .filter(|(_, a)| a.by_user)
                     .map(|(i, _)| i)
