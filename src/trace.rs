@@ -15,7 +15,7 @@ use crate::purgatory::{Completion, OpId};
 #[serde(transparent)]
 pub struct EventId(pub u64);
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Debug, PartialEq, Eq, Serialize)]
 pub struct TraceEvent {
     pub at_ms: u64,
     pub id: EventId,
@@ -327,11 +327,28 @@ pub enum Event {
 }
 
 /// Collects events when enabled; costs one branch when not.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Trace {
     enabled: bool,
     next_id: u64,
     events: Vec<TraceEvent>,
+}
+
+/// A simulation is cloned between instants (a checkpoint, the playhead's run), after its
+/// events were drained; events are never copied (an event's text is large, and the copy code is
+/// a few KB of the .wasm), so a clone with events still to drain is a bug.
+impl Clone for Trace {
+    fn clone(&self) -> Self {
+        assert!(
+            self.events.is_empty(),
+            "a trace cloned before it was drained"
+        );
+        Trace {
+            enabled: self.enabled,
+            next_id: self.next_id,
+            events: Vec::new(),
+        }
+    }
 }
 
 impl Trace {

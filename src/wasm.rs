@@ -244,8 +244,7 @@ impl Playground {
         // Its run is computed ahead in slices of bounded work (`extend`), so a long run is not
         // refused here as the runner refuses it (`sim::budget`); a cluster too large for memory
         // is, by the reader.
-        let scenario = Scenario::from_value(&doc)
-            .map_err(err)?;
+        let scenario = Scenario::from_value(&doc).map_err(err)?;
         let mut playground = Self::open(&scenario, false)?;
         if curated.is_some() {
             playground.session.set_curated(curated);

@@ -14,7 +14,7 @@ pub const MAX_PENDING: usize = 5_000;
 /// Distinct instants remembered for stepping back.
 const MAX_INSTANTS: usize = 4_096;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Recent {
     pending: VecDeque<TraceEvent>,
     dropped: u64,
@@ -25,7 +25,7 @@ pub struct Recent {
 }
 
 /// What [`Recent::take`] hands out.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct EventBatch {
     /// True when these events replace everything taken before (the playhead jumped).
     pub reset: bool,

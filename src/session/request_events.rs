@@ -61,8 +61,10 @@ impl<'a> Story<'a> {
         }
     }
 
-    /// Takes in one instant's events; the whole instant is at hand to follow causes back.
+    /// Takes in one instant's events; the whole instant is at hand to follow causes back. The
+    /// events kept are moved, not copied, in the instant's order (which is their ids' order).
     fn instant(&mut self, events: Vec<TraceEvent>) {
+        let mut keep = vec![false; events.len()];
         let mut completion = None;
         for (i, e) in events.iter().enumerate() {
             if !self.belongs(e) {
@@ -72,10 +74,15 @@ impl<'a> Story<'a> {
                 completion = Some(i);
             }
             self.learn(e);
-            self.push(e.clone());
+            keep[i] = true;
         }
         if let Some(i) = completion {
-            self.add_causes(&events, i);
+            mark_causes(&events, i, &mut keep);
+        }
+        for (e, kept) in events.into_iter().zip(keep) {
+            if kept {
+                self.push(e);
+            }
         }
     }
 
@@ -167,19 +174,18 @@ impl<'a> Story<'a> {
             _ => {}
         }
     }
+}
 
-    /// Adds the events that led to the completion at `events[i]`, following `cause` back within
-    /// its instant (a fetch arrived → the HW moved → checkAndComplete → completed).
-    fn add_causes(&mut self, events: &[TraceEvent], i: usize) {
-        let mut cause = events[i].cause;
-        for _ in 0..16 {
-            let Some(id) = cause else { break };
-            let Some(e) = events.iter().find(|e| e.id == id) else {
-                break;
-            };
-            cause = e.cause;
-            self.push(e.clone());
-        }
-        crate::sort::sort_by_key(&mut self.events, |e| e.id);
+/// Marks the events that led to the completion at `events[i]`, following `cause` back within its
+/// instant (a fetch arrived → the HW moved → checkAndComplete → completed).
+fn mark_causes(events: &[TraceEvent], i: usize, keep: &mut [bool]) {
+    let mut cause = events[i].cause;
+    for _ in 0..16 {
+        let Some(id) = cause else { break };
+        let Some(at) = events.iter().position(|e| e.id == id) else {
+            break;
+        };
+        keep[at] = true;
+        cause = events[at].cause;
     }
 }

@@ -91,6 +91,8 @@ pub struct Simulation {
     produce_partitions: Vec<(usize, TopicPartition, u64)>,
     /// The work meter (see [`Simulation::work_done`]).
     work_done: u64,
+    /// Whether instant 0 has begun (see `setup::start`).
+    started: bool,
 }
 
 impl Simulation {
@@ -180,6 +182,9 @@ impl Simulation {
 
     /// When the next thing happens, if anything is left.
     pub fn next_event_ms(&self) -> Option<u64> {
+        if !self.started {
+            return Some(0);
+        }
         let action = self.pending_actions.front().map(|a| a.at_ms);
         match (action, self.agenda.next_at_ms()) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -243,6 +248,9 @@ impl Simulation {
     fn step_to(&mut self, at_ms: u64) {
         debug_assert!(at_ms >= self.now_ms, "time never goes back");
         self.now_ms = at_ms;
+        if !self.started {
+            self.start();
+        }
         while self
             .pending_actions
             .front()

@@ -103,10 +103,10 @@ impl Simulation {
             fetch_buffers: FetchBuffers::default(),
             produce_partitions: Vec::new(),
             work_done: 0,
+            started: false,
             weights,
             config,
         };
-        sim.start();
         Ok(sim)
     }
 
@@ -124,7 +124,12 @@ impl Simulation {
         Ok(sim)
     }
 
-    fn start(&mut self) {
+    /// The cluster's first moves, at the start of instant 0 (before its actions): the followers'
+    /// first fetches and the ISR checks are scheduled. Done in the first step rather than at
+    /// construction so that a simulation as built has traced nothing yet: its trace starts
+    /// empty, and a copy of it (a session's first checkpoint) has no events to copy.
+    pub(super) fn start(&mut self) {
+        self.started = true;
         // Each follower's first fetch reaches its leader at t = 0 and parks there. It arrives
         // like any other message, after the actions of t = 0 (scenario-format.md, "Timing
         // rules"): with a fetch wait of 0 it is answered at once, and only the actions come
