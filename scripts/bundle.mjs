@@ -32,10 +32,19 @@ function glueAsFactory(text) {
   return `export function createBindings() {\n${body}\nreturn { ${exported.join(', ')}, initSync };\n}\n`;
 }
 
+/** JSON text without the whitespace between tokens (strings and values kept exactly). */
+const compactJson = (text) => text.replace(/("(?:[^"\\]|\\.)*")|\s+/g, (_, str) => str ?? '');
+
 function plugins(wasmSourceCode) {
   return [{
     name: 'playground',
     setup(b) {
+      // A curated scenario is bundled as its JSON text, which the model reads as is: one string
+      // literal costs the browser far less to parse at load than the same data as object literals.
+      b.onLoad({ filter: /[\\/]scenarios[\\/][^\\/]+\.json$/ }, (args) => ({
+        contents: `export default ${JSON.stringify(compactJson(readFileSync(args.path, 'utf8')))};`,
+        loader: 'js',
+      }));
       b.onLoad({ filter: /purgatory_playground\.js$/ }, (args) => ({
         contents: glueAsFactory(readFileSync(args.path, 'utf8')),
         loader: 'js',

@@ -40,7 +40,7 @@ export class PlaygroundApp {
     root.innerHTML = template(opts);
     this.$ = (sel) => root.querySelector(sel);
     this.has = (view) => opts.views.includes(view);
-    this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => this.frame());
+    this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => this.onFrame());
     this.history = new EventHistory();
     this.wheelChanges = new WheelChanges();
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
@@ -363,9 +363,18 @@ export class PlaygroundApp {
     this.frame();
   }
 
-  frame() {
+  /**
+   * Each animation frame: a scenario's run is computed a little further, then what changed is
+   * drawn. Opening a session draws at once (`refresh`) and leaves the computing to the frames.
+   */
+  onFrame() {
     if (!this.sim || this.recovering) return;
     this.extendAhead();
+    this.frame();
+  }
+
+  frame() {
+    if (!this.sim || this.recovering) return;
     if (this.clock.speed === 'auto') {
       this.clock.nowMs = this.sim.nowMs;
       this.clock.nextMarkerMs = this.guard(() => this.sim.nextMarkerMs) ?? null;
@@ -408,7 +417,9 @@ export class PlaygroundApp {
     const t0 = performance.now();
     let done = false;
     while (!done && performance.now() - t0 < EXTEND_BUDGET_MS) done = this.guard(() => this.sim.extend(2000)) ?? true;
-    this.timeline?.invalidate();
+    // Once the whole run is known its markers are drawn at once, even while nothing else redraws.
+    this.timeline?.invalidate({ now: done });
+    if (!this.dirty && !this.recovering) this.timeline?.update(this.sim.nowMs);
     if (done) {
       this.complete = true;
       this.controls.updateHash();

@@ -129,7 +129,10 @@ export class PurgatoryPlayground extends HTMLElement {
     const gen = ++this.generation;
     const { opts, problems } = parseOptions(this);
     this.opts = opts;
-    this.shadow.innerHTML = `<style>${STYLE}</style><div class="host-root"></div>`;
+    // Until the session is open the markup stays hidden behind one line: the browser neither lays
+    // out nor paints empty views (a flash of empty panels, and main-thread time the model's first
+    // frame waits for); `reveal` shows the views once, drawn.
+    this.shadow.innerHTML = `<style>${STYLE}</style><p class="pp-loading" role="status">Loading the broker model…</p><div class="host-root" hidden></div>`;
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     this.applyLight(problems);
     const restore = saved && { source: { text: saved.text, label: 'this session' }, at: saved.at, selected: saved.selected, play: false };
@@ -252,9 +255,16 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory until the ISR shrinks or its timeout passes. Or pick a scenario.');
     }
     this.updateRunning();
+    this.reveal();
     this.setAttribute('ready', '');
     performance.mark?.('playground-ready');
     app.emit('ready', { scenario: app.source?.curated ?? null, at_ms: app.sim.nowMs });
+  }
+
+  /** Replaces the loading line with the views (see `mount`). */
+  reveal() {
+    this.shadow.querySelector('.pp-loading')?.remove();
+    this.shadow.querySelector('.host-root').hidden = false;
   }
 
   /** The clock runs only while the element is on screen and the tab is visible. */

@@ -1,9 +1,9 @@
-// The curated scenarios (scenarios/*.json, bundled into the module so an embedded playground
-// needs no other file): each with the line the picker shows and its document, whose optional
-// `story` holds the guided story's captions. The two S15(b) purge scenarios (1,000 and 1,001
-// produces: stress cases, not first reads) are a function that imports the document on demand: a
-// chunk file beside the module in dist/, inlined in the self-contained page. They would otherwise
-// be a fifth of the module's gzipped size (scripts/bundle.mjs).
+// The curated scenarios (scenarios/*.json, bundled into the module as their JSON text, so an
+// embedded playground needs no other file): each with the line the picker shows and its document,
+// whose optional `story` holds the guided story's captions. The two S15(b) purge scenarios (1,000
+// and 1,001 produces: stress cases, not first reads) are a function that imports the document on
+// demand: a chunk file beside the module in dist/, inlined in the self-contained page. They would
+// otherwise be a fifth of the module's gzipped size (scripts/bundle.mjs).
 import sc_s01_happy_path from '../scenarios/s01-happy-path.json';
 import sc_s02_stalled_follower_times_out from '../scenarios/s02-stalled-follower-times-out.json';
 import sc_s03_stalled_follower_completes_at_isr_shrink from '../scenarios/s03-stalled-follower-completes-at-isr-shrink.json';
@@ -35,7 +35,7 @@ import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-
 const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
 const sc_s15_purge_after_1001_expired = () => import('../scenarios/s15-purge-after-1001-expired.json');
 
-/** [name, what it demonstrates, scenario document or a function importing it] */
+/** [name, what it demonstrates, scenario document (JSON text) or a function importing it] */
 export const SCENARIOS = [
   ['s01-happy-path', 'S1. Happy path: both ISR followers replicate; the HW reaches the required offset and the DelayedProduce completes through checkAndComplete.', sc_s01_happy_path],
   ['s02-stalled-follower-times-out', 'S2. One ISR follower stalled (alive, still heartbeating): it stays in the ISR until replica.lag.time.max.ms, so the request waits on the wheel and expires with REQUEST_TIMED_OUT.', sc_s02_stalled_follower_times_out],
@@ -74,7 +74,7 @@ export function curated(name) {
   return BY_NAME.get(name);
 }
 
-/** The document of the curated scenario called `name`, imported first if it is loaded on demand. */
+/** The document (JSON text) of the curated scenario called `name`, imported first if it is loaded on demand. */
 export async function curatedDoc(name) {
   const c = BY_NAME.get(name);
   if (!c) throw new Error(`there is no curated scenario called "${name}"`);

@@ -36,7 +36,21 @@ export class Timeline {
       </div>
       <div class="tl-scale" aria-hidden="true"><span class="tl-from">0 ms</span><span class="tl-info"></span><span class="tl-to"></span></div>`;
     this.el = wrap.querySelector('.tl');
+    this.bins = null;
+    // The width comes from a ResizeObserver, after the browser's own layout: reading clientWidth
+    // while a frame is drawn would force a layout of the whole playground there and then.
+    new ResizeObserver(([entry]) => this.resized(entry.contentRect.width)).observe(this.el);
     this.wire();
+  }
+
+  /** The timeline got a new width: the series is binned again to it (markers do not depend on it). */
+  resized(width) {
+    const bins = width > 0 ? Math.max(50, Math.round(width / 2)) : null;
+    if (bins == null || bins === this.bins) return;
+    this.bins = bins;
+    const app = this.app;
+    const ext = app.sim && !app.recovering ? app.guard(() => app.sim.extent()) : null;
+    if (ext) this.fetchSeries(ext);
   }
 
   wire() {
@@ -105,9 +119,13 @@ export class Timeline {
     return ext.live ? ext.frontier_ms : ext.horizon_ms;
   }
 
-  /** The run grew or changed (computed further, forked, undone): fetch markers again soon. */
-  invalidate() {
+  /**
+   * The run grew or changed (computed further, forked, undone): fetch markers again soon, or with
+   * `now` at the next update.
+   */
+  invalidate({ now = false } = {}) {
     this.stale = true;
+    if (now) this.fetchedAt = -Infinity;
   }
 
   /** Moves the playhead to `now`, refetching markers when they are stale. */
@@ -152,10 +170,15 @@ export class Timeline {
     if (!got) return;
     this.markers = got.markers;
     this.total = got.total;
-    const width = Math.max(50, Math.round(this.el.clientWidth / 2) || 300);
-    const series = this.app.guard(() => sim.series(from, Math.min(to, ext.frontier_ms), width));
     this.drawMarks();
-    this.drawSeries(series);
+    this.fetchSeries(ext);
+  }
+
+  /** The purgatory's size under the markers, once the width to bin it to is known. */
+  fetchSeries(ext) {
+    if (this.bins == null) return;
+    const { from, to } = this.span;
+    this.drawSeries(this.app.guard(() => this.app.sim.series(from, Math.min(to, ext.frontier_ms), this.bins)));
   }
 
   drawMarks() {

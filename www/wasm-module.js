@@ -14,24 +14,37 @@ import { wasmSource } from 'wasm-source';
 let compiled = null;
 let shared = null;
 
+/**
+ * A page may start compiling the model before this script has even arrived, and leave the promise
+ * of the compiled module (or of null, if that failed) here; index.html does:
+ *
+ *   window.purgatoryPlaygroundWasm = WebAssembly.compileStreaming(fetch('dist/purgatory-playground.wasm')).catch(() => null);
+ */
+const EARLY = 'purgatoryPlaygroundWasm';
+
 /** The compiled module (fetched and compiled once; inlined bytes in the self-contained build). */
 export function compiledModule() {
   if (!compiled) {
-    compiled = wasmSource().then(async (source) => {
-      if (source instanceof Response) {
-        if (!source.ok) throw new Error(`could not load the model (${source.url}: HTTP ${source.status})`);
-        try {
-          return await WebAssembly.compileStreaming(source.clone());
-        } catch {
-          // A server that does not say application/wasm: compile from the bytes instead.
-          return WebAssembly.compile(await source.arrayBuffer());
-        }
-      }
-      return WebAssembly.compile(source);
-    });
+    compiled = Promise.resolve(globalThis[EARLY]).then((early) => (early instanceof WebAssembly.Module ? early : compileOwn()));
     compiled.catch(() => { compiled = null; });
   }
   return compiled;
+}
+
+/** Fetches (or inflates) the module next to this script and compiles it. */
+function compileOwn() {
+  return wasmSource().then(async (source) => {
+    if (source instanceof Response) {
+      if (!source.ok) throw new Error(`could not load the model (${source.url}: HTTP ${source.status})`);
+      try {
+        return await WebAssembly.compileStreaming(source.clone());
+      } catch {
+        // A server that does not say application/wasm: compile from the bytes instead.
+        return WebAssembly.compile(await source.arrayBuffer());
+      }
+    }
+    return WebAssembly.compile(source);
+  });
 }
 
 function instantiate(module) {
