@@ -12,7 +12,7 @@ use crate::trace::TraceEvent;
 
 /// The most work one `extend` call does, whatever its `max_steps`: about a tenth of a second in
 /// the browser, however large the cluster.
-pub const MAX_EXTEND_WORK: u64 = 200_000;
+pub const MAX_EXTEND_WORK: u64 = 40_000;
 
 /// The furthest one `step` goes through instants at which nothing is traced.
 pub const QUIET_STEP_MS: u64 = 60_000;
