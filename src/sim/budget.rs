@@ -4,9 +4,10 @@
 //!
 //! The contract's ranges allow runs no one would wait for (64 brokers, 1,024 partitions with 64
 //! replicas each, for a week; or a day with every period at 0, which checks the ISR every
-//! millisecond). The runner and `fromScenario` refuse, with one line naming `run_until_ms` and the
-//! longest run this cluster can have, a scenario whose estimate is over [`WORK_BUDGET`]: at most
-//! about ten seconds of the native runner on the machines we test on (README, "Work budget").
+//! millisecond). The runner refuses, with one line naming `run_until_ms` and the longest run this
+//! cluster can have, a scenario whose estimate is over [`WORK_BUDGET`]: at most about ten seconds
+//! of the native runner on the machines we test on (README, "Work budget"). The page does not
+//! need to: it computes a run in calls of bounded work (`Session::advance`, `Session::extend`).
 //!
 //! The estimate is an upper bound of the meter at the end of the run, for the steady traffic of a
 //! cluster (fetch long-polls, ISR checks) and for what each action can set off; the tests check
