@@ -16,7 +16,8 @@ pub const EVENTS_PER_CHECKPOINT: u64 = 4_000;
 pub const MAX_CHECKPOINTS: usize = 48;
 /// About the most memory the checkpoints of a large cluster may take together, in bytes. A
 /// saved run's size grows with its replica states (each replica's broker keeps every replica
-/// of the partition), some 30 bytes each; at least 4 checkpoints are kept whatever the size.
+/// of the partition), some 30 bytes each; at least 2 checkpoints are kept whatever the size (the
+/// first and the latest; a 64-broker topic of 1,024 partitions x 64 replicas takes some 140 MB).
 pub const CHECKPOINT_MEMORY: u64 = 256 << 20;
 
 #[derive(Clone)]
@@ -48,7 +49,7 @@ impl Checkpoints {
     pub fn new(first: Checkpoint) -> Self {
         let states = crate::sim::budget::replica_states(first.sim.topics());
         let size = states * 32 + (64 << 10);
-        let limit = (CHECKPOINT_MEMORY / size).clamp(4, MAX_CHECKPOINTS as u64) as usize;
+        let limit = (CHECKPOINT_MEMORY / size).clamp(2, MAX_CHECKPOINTS as u64) as usize;
         Checkpoints {
             list: vec![first],
             limit,
