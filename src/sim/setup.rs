@@ -72,7 +72,7 @@ impl Simulation {
             .map(|(b, parts)| Broker::new(BrokerId(b as u32), &config, parts))
             .collect();
         let weights = super::budget::Weights::new(&topics);
-        let mut sim = Simulation {
+        Ok(Simulation {
             now_ms: 0,
             seed,
             topic_names: topics.iter().map(|t| t.name.clone()).collect(),
@@ -106,8 +106,7 @@ impl Simulation {
             started: false,
             weights,
             config,
-        };
-        Ok(sim)
+        })
     }
 
     /// A simulation with the scenario's actions queued.
