@@ -18,11 +18,10 @@ mod types;
 pub use types::*;
 
 /// At most this many operations per purgatory, watch-list entries per key, entries per timer
-/// bucket, batches per replica log, messages in flight and recent requests.
+/// bucket, messages in flight and recent requests.
 pub const MAX_OPERATIONS: usize = 40;
 pub const MAX_WATCH_ENTRIES: usize = 24;
 pub const MAX_BUCKET_ENTRIES: usize = 12;
-pub const MAX_BATCHES: usize = 24;
 pub const MAX_IN_FLIGHT: usize = 64;
 pub const MAX_REQUESTS: usize = 60;
 
@@ -131,9 +130,6 @@ fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
 }
 
 fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
-    let batches: Vec<_> = p.log.recent_batches().collect();
-    let batches_total = batches.len();
-    let requests = sim.requests();
     ReplicaView {
         tp: sim.tp_name(p.tp),
         topic: sim.topics()[p.tp.topic as usize].name.clone(),
@@ -148,20 +144,6 @@ fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
         isr_state: p.isr_state.clone(),
         log_end_offset: p.log_end_offset(),
         high_watermark: p.high_watermark,
-        batches: batches
-            .iter()
-            .skip(batches_total.saturating_sub(MAX_BATCHES))
-            .map(|batch| BatchView {
-                base_offset: batch.base_offset,
-                count: batch.count,
-                leader_epoch: batch.leader_epoch,
-                request: batch
-                    .origin
-                    .filter(|&i| (i as usize) < requests.len())
-                    .map(|i| requests.get(i).id.to_string()),
-            })
-            .collect(),
-        batches_total,
         followers: if p.is_leader() {
             p.remote_replicas
                 .iter()

@@ -61,19 +61,8 @@ pub struct ReplicaView {
     pub isr_state: IsrState,
     pub log_end_offset: u64,
     pub high_watermark: u64,
-    pub batches: Vec<BatchView>,
-    pub batches_total: usize,
     /// What the leader knows of each follower (empty on a follower).
     pub followers: Vec<FollowerView>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct BatchView {
-    pub base_offset: u64,
-    pub count: u64,
-    pub leader_epoch: u32,
-    /// The produce request id that appended it, when known.
-    pub request: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
