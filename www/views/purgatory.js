@@ -10,8 +10,6 @@ import { esc, fmt, patch } from './dom.js';
 
 /** Rows drawn one by one; the rest are counted. */
 const MAX_ROWS = 12;
-/** Watch lists drawn per broker (plus any holding the followed request); the rest are counted. */
-const MAX_WATCH_LISTS = 12;
 
 const watchCache = new WeakMap();
 
@@ -25,19 +23,10 @@ function watchList(w, selected) {
 function watchLists(p, selected) {
   const cached = watchCache.get(p);
   if (cached && cached.selected === selected) return cached.html;
-  let html;
-  if (!p.watch_lists.length) {
-    html = '<p class="muted">No watch lists.</p>';
-  } else {
-    const holdsSelected = (w) => selected != null && w.entries.some((e) => e.request === selected);
-    const shown = p.watch_lists.filter((w, i) => i < MAX_WATCH_LISTS || holdsSelected(w));
-    const rest = p.watch_lists.filter((w, i) => !(i < MAX_WATCH_LISTS || holdsSelected(w)));
-    html = shown.map((w) => watchList(w, selected)).join('');
-    if (rest.length) {
-      const entries = rest.reduce((n, w) => n + w.total, 0);
-      const done = rest.reduce((n, w) => n + w.completed, 0);
-      html += `<p class="muted more-watch">+ ${fmt(rest.length)} more watch ${rest.length === 1 ? 'list' : 'lists'} (keys ${esc(rest[0].key)} … ${esc(rest[rest.length - 1].key)}): ${fmt(entries)} ${entries === 1 ? 'entry' : 'entries'}, ${fmt(done)} completed not purged. The first ${MAX_WATCH_LISTS} keys and those of the followed request are drawn.</p>`;
-    }
+  let html = p.watch_lists.length ? p.watch_lists.map((w) => watchList(w, selected)).join('') : '<p class="muted">No watch lists.</p>';
+  const rest = p.watch_lists_left_out;
+  if (rest && rest.lists) {
+    html += `<p class="muted more-watch">+ ${fmt(rest.lists)} more watch ${rest.lists === 1 ? 'list' : 'lists'} (keys ${esc(rest.first_key)} … ${esc(rest.last_key)}): ${fmt(rest.entries)} ${rest.entries === 1 ? 'entry' : 'entries'}, ${fmt(rest.completed)} completed not purged. The first ${fmt(p.watch_lists.length)} keys are drawn.</p>`;
   }
   watchCache.set(p, { selected, html });
   return html;

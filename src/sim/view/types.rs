@@ -86,11 +86,24 @@ pub struct PurgatoryGaugesView {
 pub struct PurgatoryView {
     #[serde(flatten)]
     pub gauges: PurgatoryGaugesView,
+    /// The first keys' watch lists (capped), then what the others hold.
     pub watch_lists: Vec<WatchListView>,
+    pub watch_lists_left_out: WatchListsLeftOut,
     /// Waiting ones first (oldest first), then completed-but-not-purged ones.
     pub operations: Vec<OperationView>,
     pub operations_total: usize,
     pub timer: TimerSummary,
+}
+
+/// The watch lists past the cap: how many, the entries they hold (and how many of those are
+/// completed, not purged), and their first and last keys.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WatchListsLeftOut {
+    pub lists: usize,
+    pub entries: usize,
+    pub completed: usize,
+    pub first_key: Option<String>,
+    pub last_key: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
