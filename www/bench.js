@@ -5,7 +5,8 @@
 //     full controls: 3 brokers, one topic of `partitions` partitions, followers 1 and 2 paused, `n`
 //     acks=all requests waiting in the purgatory, playing at 1x. Reports per frame the wall ms of
 //     the clock's frame callback (simulation + rendering, what the page's own code costs), its
-//     parts (advance, snapshot, views), the frame rate, and one timed draw of each view.
+//     parts (advance, snapshot, views), the frame rate, and one timed draw of each view. With
+//     &fresh=1 every frame takes a new snapshot, as if the model changed every frame.
 //
 //   bench.html?mode=workload&requests=6000000&rounds=3
 //   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
@@ -144,8 +145,10 @@ async function frames() {
   const tick = clock.tick;
   const intervals = [];
   let last = null;
+  const fresh = params.get('fresh') === '1';
   clock.tick = (ts) => {
     for (const k of Object.keys(parts)) parts[k] = 0;
+    if (fresh) app.snapOf = null; // as if the model changed every frame: no snapshot is reused
     const t0 = performance.now();
     tick(ts);
     const ms = performance.now() - t0;

@@ -1,17 +1,35 @@
 // Purgatory view: the produce purgatory of every broker that holds anything: the gauges, the
 // estimate against the purge interval, each key's watch list in FIFO order (completed but not yet
 // purged entries shown as such) and each DelayedProduce with its required offsets and time left.
+//
+// Each broker's section is patched in parts (gauges, watch lists, operations), so a frame where
+// only the clock moved rewrites the operations' "time left" and leaves the watch lists' DOM alone;
+// the watch lists' HTML is kept per snapshot object (the page reuses the snapshot while the model
+// has not changed).
 import { esc, fmt, patch } from './dom.js';
 
 /** Rows drawn one by one; the rest are counted. */
 const MAX_ROWS = 12;
 
-function watchLists(p, selected) {
-  if (!p.watch_lists.length) return '<p class="muted">No watch lists.</p>';
-  return p.watch_lists.map((w) => `<div class="watch" data-story="watch-${esc(w.key)}"><span class="key">${esc(w.key)}</span>
+const watchCache = new WeakMap();
+
+function watchList(w, selected) {
+  return `<div class="watch" data-story="watch-${esc(w.key)}"><span class="key">${esc(w.key)}</span>
     <ol class="fifo" aria-label="watch list of ${esc(w.key)}, oldest first">${w.entries.map((e) => `<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${esc(e.request ?? '')}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${esc(e.request ?? e.op)}${e.completed ? ' ✓' : ''}</li>`).join('')}
     ${w.total > w.entries.length ? `<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : ''}</ol>
-    <span class="muted">${fmt(w.total)} ${w.total === 1 ? 'entry' : 'entries'}, ${fmt(w.completed)} completed not purged</span></div>`).join('');
+    <span class="muted">${fmt(w.total)} ${w.total === 1 ? 'entry' : 'entries'}, ${fmt(w.completed)} completed not purged</span></div>`;
+}
+
+function watchLists(p, selected) {
+  const cached = watchCache.get(p);
+  if (cached && cached.selected === selected) return cached.html;
+  let html = p.watch_lists.length ? p.watch_lists.map((w) => watchList(w, selected)).join('') : '<p class="muted">No watch lists.</p>';
+  const rest = p.watch_lists_left_out;
+  if (rest && rest.lists) {
+    html += `<p class="muted more-watch">+ ${fmt(rest.lists)} more watch ${rest.lists === 1 ? 'list' : 'lists'} (keys ${esc(rest.first_key)} … ${esc(rest.last_key)}): ${fmt(rest.entries)} ${rest.entries === 1 ? 'entry' : 'entries'}, ${fmt(rest.completed)} completed not purged. The first ${fmt(p.watch_lists.length)} keys are drawn.</p>`;
+  }
+  watchCache.set(p, { selected, html });
+  return html;
 }
 
 function operations(p, now, selected) {
@@ -28,6 +46,15 @@ function operations(p, now, selected) {
   return `<table class="ops"><caption>DelayedProduce operations (waiting first)</caption><thead><tr><th>request</th><th>op</th><th>status per partition</th><th>time left</th><th>on the wheel</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
 }
 
+function gauges(b) {
+  const p = b.produce_purgatory;
+  const pct = Math.min(100, (100 * (p.estimated_total_operations - p.num_delayed_operations)) / Math.max(1, p.purge_interval));
+  return `<div class="gauges"><span>PurgatorySize <b>${fmt(p.purgatory_size)}</b></span><span>NumDelayedOperations <b>${fmt(p.num_delayed_operations)}</b></span><span>ExpiresPerSec (total) <b>${fmt(b.produce_expires)}</b></span></div>
+      <div class="purge" title="the reaper purges when estimatedTotalOperations - NumDelayedOperations > purge interval">
+        <span>estimated ${fmt(p.estimated_total_operations)} - delayed ${fmt(p.num_delayed_operations)} = ${fmt(p.estimated_total_operations - p.num_delayed_operations)} of purge interval ${fmt(p.purge_interval)}</span>
+        <span class="bar"><span style="width:${pct}%"></span></span></div>`;
+}
+
 export function renderPurgatory(el, snap, selected) {
   let size = 0;
   let delayed = 0;
@@ -35,17 +62,20 @@ export function renderPurgatory(el, snap, selected) {
     size += b.produce_purgatory.purgatory_size;
     delayed += b.produce_purgatory.num_delayed_operations;
   }
-  const body = snap.brokers.filter((b) => b.produce_purgatory.operations_total > 0 || b.produce_purgatory.watch_lists.length || b.produce_purgatory.estimated_total_operations > 0).map((b) => {
-    const p = b.produce_purgatory;
-    const pct = Math.min(100, (100 * (p.estimated_total_operations - p.num_delayed_operations)) / Math.max(1, p.purge_interval));
-    return `<section class="purg"><h3>broker ${b.id} · Produce purgatory</h3>
-      <div class="gauges"><span>PurgatorySize <b>${fmt(p.purgatory_size)}</b></span><span>NumDelayedOperations <b>${fmt(p.num_delayed_operations)}</b></span><span>ExpiresPerSec (total) <b>${fmt(b.produce_expires)}</b></span></div>
-      <div class="purge" title="the reaper purges when estimatedTotalOperations - NumDelayedOperations > purge interval">
-        <span>estimated ${fmt(p.estimated_total_operations)} - delayed ${fmt(p.num_delayed_operations)} = ${fmt(p.estimated_total_operations - p.num_delayed_operations)} of purge interval ${fmt(p.purge_interval)}</span>
-        <span class="bar"><span style="width:${pct}%"></span></span></div>
-      <h4>Watch lists (FIFO)</h4>${watchLists(p, selected)}
-      ${operations(p, snap.now_ms, selected)}</section>`;
-  }).join('') || '<p class="muted">Nothing in any produce purgatory. Fire an acks=all request while a follower is paused to see one wait.</p>';
+  const shown = snap.brokers.filter((b) => b.produce_purgatory.operations_total > 0 || b.produce_purgatory.watch_lists.length || b.produce_purgatory.estimated_total_operations > 0);
+  // The frame of each section, then its parts: only a part whose HTML changed is rewritten.
+  const skeleton = shown.map((b) => `<section class="purg" data-broker="${b.id}"><h3>broker ${b.id} · Produce purgatory</h3>
+      <div class="purg-gauges"></div><h4>Watch lists (FIFO)</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`).join('')
+    || '<p class="muted">Nothing in any produce purgatory. Fire an acks=all request while a follower is paused to see one wait.</p>';
   patch(el.querySelector('.purg-totals'), `<span>PurgatorySize (all brokers) <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
-  patch(el.querySelector('.purg-body'), body);
+  const body = el.querySelector('.purg-body');
+  patch(body, skeleton);
+  const sections = body.children;
+  shown.forEach((b, i) => {
+    const s = sections[i];
+    const p = b.produce_purgatory;
+    patch(s.children[1], gauges(b));
+    patch(s.children[3], watchLists(p, selected));
+    patch(s.children[4], operations(p, snap.now_ms, selected));
+  });
 }

@@ -17,12 +17,12 @@ use crate::sim::Simulation;
 mod types;
 pub use types::*;
 
-/// At most this many operations per purgatory, watch-list entries per key, entries per timer
-/// bucket, batches per replica log, messages in flight and recent requests.
+/// At most this many operations per purgatory, watch lists per purgatory, entries per watch
+/// list, entries per timer bucket, messages in flight and recent requests.
 pub const MAX_OPERATIONS: usize = 40;
+pub const MAX_WATCH_LISTS: usize = 12;
 pub const MAX_WATCH_ENTRIES: usize = 24;
 pub const MAX_BUCKET_ENTRIES: usize = 12;
-pub const MAX_BATCHES: usize = 24;
 pub const MAX_IN_FLIGHT: usize = 64;
 pub const MAX_REQUESTS: usize = 60;
 
@@ -131,9 +131,6 @@ fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
 }
 
 fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
-    let batches: Vec<_> = p.log.recent_batches().collect();
-    let batches_total = batches.len();
-    let requests = sim.requests();
     ReplicaView {
         tp: sim.tp_name(p.tp),
         topic: sim.topics()[p.tp.topic as usize].name.clone(),
@@ -148,20 +145,6 @@ fn replica_view(sim: &Simulation, p: &Partition) -> ReplicaView {
         isr_state: p.isr_state.clone(),
         log_end_offset: p.log_end_offset(),
         high_watermark: p.high_watermark,
-        batches: batches
-            .iter()
-            .skip(batches_total.saturating_sub(MAX_BATCHES))
-            .map(|batch| BatchView {
-                base_offset: batch.base_offset,
-                count: batch.count,
-                leader_epoch: batch.leader_epoch,
-                request: batch
-                    .origin
-                    .filter(|&i| (i as usize) < requests.len())
-                    .map(|i| requests.get(i).id.to_string()),
-            })
-            .collect(),
-        batches_total,
         followers: if p.is_leader() {
             p.remote_replicas
                 .iter()
@@ -191,8 +174,20 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
     let purgatory = &b.produce_purgatory;
     let requests = sim.requests();
     let request_id = |op: &DelayedProduce| requests.get(op.request).id.to_string();
-    let watch_lists = purgatory
-        .watch_lists()
+    let mut lists = purgatory.watch_lists();
+    let rest = lists.split_off(lists.len().min(MAX_WATCH_LISTS));
+    let watch_lists_left_out = WatchListsLeftOut {
+        lists: rest.len(),
+        entries: rest.iter().map(|w| w.operations.len()).sum(),
+        completed: rest
+            .iter()
+            .flat_map(|w| &w.operations)
+            .filter(|(_, done)| *done)
+            .count(),
+        first_key: rest.first().map(|w| sim.tp_name(w.key)),
+        last_key: rest.last().map(|w| sim.tp_name(w.key)),
+    };
+    let watch_lists = lists
         .into_iter()
         .map(|w| WatchListView {
             key: sim.tp_name(w.key),
@@ -248,6 +243,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
     PurgatoryView {
         gauges: gauges(purgatory),
         watch_lists,
+        watch_lists_left_out,
         operations: waiting,
         operations_total,
         timer: TimerSummary {
@@ -473,5 +469,44 @@ mod tests {
         assert_eq!(p.watch_lists[0].entries.len(), MAX_WATCH_ENTRIES);
         assert_eq!(snap.requests.len(), MAX_REQUESTS);
         assert_eq!(snap.requests_waiting, 500);
+        assert_eq!(p.watch_lists_left_out.lists, 0);
+    }
+
+    #[test]
+    fn watch_lists_past_the_cap_are_counted() {
+        // 60 partitions over 3 brokers: broker 0 leads t-0, t-3, ... t-57 (20 keys).
+        let topics = vec![TopicSpec {
+            name: "t".into(),
+            partitions: 60,
+            replication_factor: 3,
+        }];
+        let mut s = Simulation::new(1, Config::default(), topics, true).unwrap();
+        for b in [1, 2] {
+            s.schedule_action(TimedAction {
+                at_ms: 0,
+                action: Action::PauseFollower {
+                    broker: BrokerId(b),
+                },
+            });
+        }
+        for i in 0..120i64 {
+            s.schedule_action(TimedAction {
+                at_ms: 600,
+                action: Action::Produce(ProduceSpec {
+                    timeout_ms: Some(30_000),
+                    ..ProduceSpec::one_partition(format!("p{i}").as_str(), -1, "t", i % 60, 1)
+                }),
+            });
+        }
+        s.run_until(601);
+        let p = &snapshot(&s).brokers[0].produce_purgatory;
+        let held: usize = p.watch_lists.iter().map(|w| w.total).sum();
+        let rest = &p.watch_lists_left_out;
+        assert_eq!(p.watch_lists.len(), MAX_WATCH_LISTS);
+        assert_eq!(rest.lists, 20 - MAX_WATCH_LISTS);
+        assert_eq!(held + rest.entries, p.gauges.purgatory_size);
+        assert_eq!(held + rest.entries, 40);
+        assert_eq!(rest.first_key.as_deref(), Some("t-36"));
+        assert_eq!(rest.last_key.as_deref(), Some("t-57"));
     }
 }

@@ -61,19 +61,8 @@ pub struct ReplicaView {
     pub isr_state: IsrState,
     pub log_end_offset: u64,
     pub high_watermark: u64,
-    pub batches: Vec<BatchView>,
-    pub batches_total: usize,
     /// What the leader knows of each follower (empty on a follower).
     pub followers: Vec<FollowerView>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct BatchView {
-    pub base_offset: u64,
-    pub count: u64,
-    pub leader_epoch: u32,
-    /// The produce request id that appended it, when known.
-    pub request: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -97,11 +86,24 @@ pub struct PurgatoryGaugesView {
 pub struct PurgatoryView {
     #[serde(flatten)]
     pub gauges: PurgatoryGaugesView,
+    /// The first keys' watch lists (capped), then what the others hold.
     pub watch_lists: Vec<WatchListView>,
+    pub watch_lists_left_out: WatchListsLeftOut,
     /// Waiting ones first (oldest first), then completed-but-not-purged ones.
     pub operations: Vec<OperationView>,
     pub operations_total: usize,
     pub timer: TimerSummary,
+}
+
+/// The watch lists past the cap: how many, the entries they hold (and how many of those are
+/// completed, not purged), and their first and last keys.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WatchListsLeftOut {
+    pub lists: usize,
+    pub entries: usize,
+    pub completed: usize,
+    pub first_key: Option<String>,
+    pub last_key: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
