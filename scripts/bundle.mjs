@@ -4,6 +4,8 @@
 //                                    styles, curated scenarios and the wasm-bindgen glue
 //   dist/purgatory-playground-*.js   chunks the module imports on demand (the two big S15 scenarios)
 //   dist/purgatory-playground.wasm   the broker model, found next to the module (import.meta.url)
+//   dist/purgatory-playground-early.js  a classic script a page may load first, to start compiling
+//                                    the .wasm before the module arrives (www/compile-early.js)
 //   dist/purgatory-playground.html   the whole playground in one file, the wasm inlined: opens
 //                                    from file:// and on hosts that take a single file
 //
@@ -133,5 +135,6 @@ const outputs = [
 ];
 for (const [file, bytes] of outputs) writeFileSync(file, bytes);
 copyFileSync(WASM, path.join(DIST, 'purgatory-playground.wasm'));
+copyFileSync(path.join(ROOT, 'www/compile-early.js'), path.join(DIST, 'purgatory-playground-early.js'));
 for (const [file, bytes] of outputs) report(file, bytes);
 report(path.join(DIST, 'purgatory-playground.wasm'), wasmBytes);

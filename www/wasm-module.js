@@ -16,9 +16,8 @@ let shared = null;
 
 /**
  * A page may start compiling the model before this script has even arrived, and leave the promise
- * of the compiled module (or of null, if that failed) here; index.html does:
- *
- *   window.purgatoryPlaygroundWasm = WebAssembly.compileStreaming(fetch('dist/purgatory-playground.wasm')).catch(() => null);
+ * of the compiled module (or of null, if that failed) here; index.html does, by loading
+ * dist/purgatory-playground-early.js (www/compile-early.js) first.
  */
 const EARLY = 'purgatoryPlaygroundWasm';
 
