@@ -81,6 +81,24 @@ impl Ctx<'_> {
         self.trace.emit(self.now_ms, cause, make)
     }
 
+    /// The client sees `request`'s connection drop instead of an answer (an acks=0 request that
+    /// failed, a broker that crashed before answering); the trace says why.
+    pub fn close_connection(
+        &mut self,
+        request: RequestIdx,
+        broker: BrokerId,
+        reason: &str,
+        cause: Option<EventId>,
+    ) {
+        self.requests.get_mut(request).connection_closed = true;
+        let request_id = self.request_id(request);
+        self.emit(cause, || Event::ConnectionClosed {
+            request: request_id,
+            broker,
+            reason: reason.into(),
+        });
+    }
+
     /// Kafka's watch-key label, `topic-partition`, for a trace event. Empty (and free) when the
     /// trace is off, so the hot path never formats names nobody reads.
     pub fn tp_name(&self, tp: TopicPartition) -> String {

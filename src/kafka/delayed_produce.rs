@@ -350,14 +350,12 @@ impl Broker {
             .map(|(_, op)| op.request)
             .collect();
         for request in requests {
-            let record = ctx.requests.get_mut(request);
-            record.connection_closed = true;
-            let request_id = record.id.to_string();
-            ctx.emit(cause, || Event::ConnectionClosed {
-                request: request_id,
+            ctx.close_connection(
+                request,
                 broker,
-                reason: "the broker crashed before answering".into(),
-            });
+                "the broker crashed before answering",
+                cause,
+            );
         }
     }
 }

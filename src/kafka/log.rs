@@ -1,6 +1,7 @@
 //! A replica's log as the model needs it: the log end offset, the leader epoch cache (Kafka's
 //! `LeaderEpochFileCache`, which decides truncation after a leader change), and the most recent
-//! batches with the request that wrote them, for the page to draw.
+//! batches with the request that wrote them (the page no longer draws them: see the note on
+//! `Batch::origin`).
 
 use std::collections::VecDeque;
 
@@ -16,7 +17,9 @@ pub struct Batch {
     pub base_offset: u64,
     pub count: u64,
     pub leader_epoch: u32,
-    /// The produce request (its index in the run) that wrote it, when known.
+    /// The produce request (its index in the run) that wrote it, when known. Nothing reads it
+    /// since the snapshot stopped carrying each replica's batches; kept (with the recent window
+    /// that remembers it) until a view draws log batches again or it is taken out with them.
     pub origin: Option<u32>,
 }
 
@@ -51,10 +54,6 @@ impl Log {
 
     pub fn epochs(&self) -> &[EpochEntry] {
         &self.epochs
-    }
-
-    pub fn recent_batches(&self) -> impl Iterator<Item = &Batch> {
-        self.recent.iter()
     }
 
     /// Kafka: `UnifiedLog.appendAsLeader`. Returns the appended batch.

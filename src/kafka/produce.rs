@@ -210,14 +210,9 @@ impl Broker {
                 .iter()
                 .any(|p| p.error.is_some_and(|e| e.is_error()));
             if failed {
-                let record = ctx.requests.get_mut(request);
-                record.connection_closed = true;
-                let request_id = record.id.to_string();
-                ctx.emit(cause, || Event::ConnectionClosed {
-                    request: request_id,
-                    broker,
-                    reason: "acks=0 request failed: the broker closes the connection instead of answering".into(),
-                });
+                let reason = "acks=0 request failed: the broker closes the connection instead of \
+                              answering";
+                ctx.close_connection(request, broker, reason, cause);
             }
             return;
         }
