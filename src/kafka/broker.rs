@@ -233,11 +233,13 @@ impl Broker {
         }
     }
 
-    /// The second half of both purgatories' reaper step: a purge where enough completed
-    /// operations linger.
+    /// The second half of the reaper step of each purgatory whose own reaper woke now: a purge
+    /// where enough completed operations linger. One broker wake serves both purgatories, but
+    /// each keeps its own reaper's rhythm (Kafka runs a reaper thread per purgatory), so a fetch
+    /// timeout never moves the produce reaper's 200 ms poll.
     pub fn reaper_purge_step(&mut self, ctx: &mut Ctx) {
         self.produce_purge_step(ctx);
-        self.fetch_purgatory.purge_step(ctx.now_ms);
+        self.fetch_purgatory.purge_step_if_woken(ctx.now_ms);
     }
 
     /// Kafka: `Partition.tryCompleteDelayedRequests` for each key whose HW moved (or whose

@@ -278,7 +278,7 @@ impl Broker {
     /// lingering.
     pub(super) fn produce_purge_step(&mut self, ctx: &mut Ctx) {
         let estimated_before = self.produce_purgatory.estimated_total_operations();
-        if let Some(removed) = self.produce_purgatory.purge_step(ctx.now_ms) {
+        if let Some(removed) = self.produce_purgatory.purge_step_if_woken(ctx.now_ms) {
             let (broker, gauges) = (self.id, self.produce_gauges());
             ctx.emit(None, || Event::Purged {
                 broker,

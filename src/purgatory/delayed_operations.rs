@@ -92,6 +92,11 @@ pub struct Purgatory<K, O> {
     purge_interval: u64,
     /// Time of the reaper's last step, from which its 200 ms poll counts.
     last_reaper_step_ms: u64,
+    /// The millisecond in which this purgatory's own reaper steps (a bucket of its timer came
+    /// due, or its idle poll ended with a purge due), set by [`Self::collect_due`]. A caller
+    /// that wakes several purgatories together steps only those (see
+    /// [`Self::purge_step_if_woken`]): in Kafka each purgatory has its own reaper thread.
+    woken_ms: Option<u64>,
     /// Timeouts that the wheels handed back as due and that have not run yet, by (expiration,
     /// order), first at the back. Kafka's reaper hands due tasks to an executor the same way;
     /// here the caller runs each at its own place in the millisecond ([`Self::run_next_due`]).
@@ -121,6 +126,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             estimated_total_operations: 0,
             purge_interval,
             last_reaper_step_ms: start_ms,
+            woken_ms: None,
             due: Vec::new(),
             next_seq: 0,
         }
@@ -373,6 +379,9 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// flushed, before the executor runs it). An operation that completes meanwhile is skipped
     /// when its turn comes.
     pub fn collect_due(&mut self, now_ms: u64) {
+        if self.next_wake_ms(now_ms).is_some_and(|wake| wake <= now_ms) {
+            self.woken_ms = Some(now_ms);
+        }
         let mut due = std::mem::take(&mut self.due);
         let before = due.len();
         self.timer
@@ -410,6 +419,15 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     pub fn purge_step(&mut self, now_ms: u64) -> Option<usize> {
         self.last_reaper_step_ms = now_ms;
         self.purge_due().then(|| self.purge())
+    }
+
+    /// [`Self::purge_step`] if this purgatory's own reaper woke now (see [`Self::collect_due`]);
+    /// otherwise nothing, and its 200 ms poll keeps counting from its last step.
+    pub fn purge_step_if_woken(&mut self, now_ms: u64) -> Option<usize> {
+        if self.woken_ms != Some(now_ms) {
+            return None;
+        }
+        self.purge_step(now_ms)
     }
 
     fn purge_due(&self) -> bool {
