@@ -46,6 +46,14 @@ impl Fetchers {
             .filter_map(|(index, slot)| Some((BrokerId(index as u32), slot.as_ref()?)))
     }
 
+    /// In leader order, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (BrokerId, &mut Fetcher)> {
+        self.by_leader
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(index, slot)| Some((BrokerId(index as u32), slot.as_mut()?)))
+    }
+
     pub fn clear(&mut self) {
         self.by_leader.clear();
     }

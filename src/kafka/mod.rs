@@ -15,6 +15,7 @@
 //! - `fetchers`: a follower's fetchers, indexed by leader;
 //! - `fetch_buffers`: spare lists the fetch messages reuse;
 //! - `broker`: one broker process tying these together;
+//! - `idle`: a broker's state as the simulation's idle fast-forward compares and moves it;
 //! - `requests`: the client's view of each produce request;
 //! - `small_list`: a list that keeps a single item inline.
 
@@ -28,6 +29,7 @@ pub mod fetch_buffers;
 mod fetcher;
 pub mod fetchers;
 pub mod hosted;
+mod idle;
 pub mod log;
 pub mod metadata;
 pub mod partition;

@@ -137,6 +137,11 @@ impl RemoteReplicas {
         self.0.iter().map(|(b, s)| (*b, s))
     }
 
+    /// In broker order, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (BrokerId, &mut ReplicaState)> {
+        self.0.iter_mut().map(|(b, s)| (*b, s))
+    }
+
     fn position(&self, broker: &BrokerId) -> Result<usize, usize> {
         self.0.binary_search_by_key(broker, |&(b, _)| b)
     }

@@ -177,6 +177,23 @@ impl<O> Slab<O> {
 }
 
 impl<O> Slab<O> {
+    /// Each operation waiting on the timer, in slot order: its entry's expiration and order,
+    /// and the operation.
+    pub fn timed_iter(&self) -> impl Iterator<Item = (u64, u64, &O)> {
+        self.slots
+            .iter()
+            .filter_map(|slot| slot.held.as_ref().filter(|h| h.timer.is_some()))
+            .map(|h| (h.expiration_ms, h.seq, &h.op))
+    }
+
+    /// Each operation waiting on the timer, mutably, in slot order.
+    pub fn timed_ops_mut(&mut self) -> impl Iterator<Item = &mut O> {
+        self.slots
+            .iter_mut()
+            .filter_map(|slot| slot.held.as_mut().filter(|h| h.timer.is_some()))
+            .map(|h| &mut h.op)
+    }
+
     /// The held op in `slot` whose timer entry is live.
     fn timed(&self, slot: u32) -> &Held<O> {
         self.slots[slot as usize]
@@ -243,6 +260,10 @@ impl<O> EntryStore for Slab<O> {
 
     fn expiration_ms(&self, slot: u32) -> u64 {
         self.timed(slot).expiration_ms
+    }
+
+    fn delay_expiration(&mut self, slot: u32, delta_ms: u64) {
+        self.timed_mut(slot).expiration_ms += delta_ms;
     }
 
     fn cancel(&mut self, handle: TimerHandle) {

@@ -14,6 +14,7 @@ pub mod action;
 mod actions;
 pub mod budget;
 mod dispatch;
+mod fast_forward;
 pub mod invariants;
 pub mod queue;
 mod report;
@@ -93,6 +94,8 @@ pub struct Simulation {
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
     started: bool,
+    /// The idle fast-forward's probe and counts (see `fast_forward`).
+    fast_forward: fast_forward::FastForward,
 }
 
 impl Simulation {
@@ -194,11 +197,12 @@ impl Simulation {
 
     /// Runs everything due up to and including `until_ms`, then sets the clock to `until_ms`.
     pub fn run_until(&mut self, until_ms: u64) {
-        while let Some(next) = self.next_event_ms() {
-            if next > until_ms {
-                break;
+        loop {
+            self.fast_forward_idle(until_ms);
+            match self.next_event_ms() {
+                Some(next) if next <= until_ms => self.step_to(next),
+                _ => break,
             }
-            self.step_to(next);
         }
         self.now_ms = self.now_ms.max(until_ms);
     }
@@ -482,6 +486,7 @@ pub fn play_scenario(
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
     sim.set_record_actions(false);
     loop {
+        sim.fast_forward_idle(scenario.run_until_ms);
         let next = sim.next_event_ms().filter(|&t| t <= scenario.run_until_ms);
         if let Some(t) = next {
             sim.step_to(t);

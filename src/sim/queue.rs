@@ -208,8 +208,61 @@ impl Agenda {
     /// Items in flight, in the order they will be processed (for the page to draw messages
     /// travelling).
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Scheduled)> {
+        self.sorted().into_iter().map(|e| (e.at_ms, &e.what))
+    }
+
+    /// Items with their places (time, sequence number), in the order they will be processed.
+    pub fn iter_placed(&self) -> impl Iterator<Item = (u64, u64, &Scheduled)> {
+        self.sorted().into_iter().map(|e| (e.at_ms, e.seq, &e.what))
+    }
+
+    fn sorted(&self) -> Vec<&Entry> {
         let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
         crate::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
-        all.into_iter().map(|e| (e.at_ms, &e.what))
+        all
     }
+
+    /// Empties the agenda, handing back every item with its place, in the order they would have
+    /// been processed; the sequence counter stays. With [`Self::put_back`], for the idle
+    /// fast-forward, which moves items in time.
+    pub fn take_all(&mut self) -> Vec<Placed> {
+        let mut all: Vec<Entry> = self.heap.drain().chain(self.in_order.drain(..)).collect();
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        all.into_iter()
+            .map(|e| Placed {
+                at_ms: e.at_ms,
+                seq: e.seq,
+                what: e.what,
+                cause: e.cause,
+            })
+            .collect()
+    }
+
+    /// Puts an item back at the place it names, which no other item may hold. Items put back in
+    /// processing order keep the network's deliveries in their FIFO lane.
+    pub fn put_back(&mut self, item: Placed) {
+        let entry = Entry {
+            at_ms: item.at_ms,
+            seq: item.seq,
+            what: item.what,
+            cause: item.cause,
+        };
+        let delivery = matches!(
+            entry.what,
+            Scheduled::FetchArrives(_) | Scheduled::FetchResponseArrives(_)
+        );
+        if delivery && self.in_order.back().is_none_or(|last| *last > entry) {
+            self.in_order.push_back(entry);
+        } else {
+            self.heap.push(entry);
+        }
+    }
+}
+
+/// An item taken off the agenda ([`Agenda::take_all`]) with its place.
+pub struct Placed {
+    pub at_ms: u64,
+    pub seq: u64,
+    pub what: Scheduled,
+    pub cause: Option<EventId>,
 }

@@ -104,6 +104,7 @@ impl Simulation {
             produce_partitions: Vec::new(),
             work_done: 0,
             started: false,
+            fast_forward: Default::default(),
             weights,
             config,
         })

@@ -47,6 +47,15 @@ impl DelayQueue {
         self.heap.pop().map(|Reverse(queued)| queued)
     }
 
+    /// Every queued bucket due `delta_ms` later, in the same order.
+    pub fn delay_all(&mut self, delta_ms: u64) {
+        let mut queued = std::mem::take(&mut self.heap).into_vec();
+        for Reverse(q) in &mut queued {
+            q.expiration_ms += delta_ms;
+        }
+        self.heap = BinaryHeap::from(queued);
+    }
+
     /// Every queued bucket, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &Queued> {
         self.heap.iter().map(|Reverse(queued)| queued)

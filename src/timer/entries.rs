@@ -142,6 +142,13 @@ impl<T> EntryStore for Entries<T> {
         self.entry(slot).expiration_ms
     }
 
+    fn delay_expiration(&mut self, slot: u32, delta_ms: u64) {
+        let entry = self.bodies[slot as usize]
+            .as_mut()
+            .expect("a live entry has a body");
+        entry.expiration_ms += delta_ms;
+    }
+
     /// Frees a live entry, leaving its body in place. Only writes its record: nothing is read
     /// from a slot that may be anywhere in a million (the caller has checked that it is live).
     fn cancel(&mut self, handle: TimerHandle) {

@@ -62,6 +62,10 @@ pub(crate) trait EntryStore {
     /// When the live entry in `slot` is due.
     fn expiration_ms(&self, slot: u32) -> u64;
 
+    /// Makes the live entry in `slot` due `delta_ms` later (the whole timer moving in time, see
+    /// `Wheels::shift_by`).
+    fn delay_expiration(&mut self, slot: u32, delta_ms: u64);
+
     /// Frees the live entry `handle` names; it never fires.
     fn cancel(&mut self, handle: TimerHandle);
 

@@ -142,6 +142,67 @@ impl Wheels {
         self.levels.len()
     }
 
+    /// The span of the coarsest level: a move in time by a multiple of it keeps every entry in
+    /// its bucket (see [`Self::shift_by`]).
+    pub fn coarsest_interval_ms(&self) -> u128 {
+        self.levels
+            .last()
+            .expect("level 0 always exists")
+            .interval_ms
+    }
+
+    /// Moves the wheels `delta_ms` later: every level's clock, every bucket's expiration, every
+    /// queued bucket and every live entry. These are then exactly the wheels that the same adds
+    /// and advances, each `delta_ms` later, would have built, since `delta_ms` must be a multiple
+    /// of [`Self::coarsest_interval_ms`]: each expiration keeps its bucket index at every level
+    /// (asserted). For a caller that skips a stretch of time in which the same things happen
+    /// over and over (the simulation's idle fast-forward).
+    pub fn shift_by<S: EntryStore>(&mut self, store: &mut S, delta_ms: u64) {
+        assert_eq!(
+            u128::from(delta_ms) % self.coarsest_interval_ms(),
+            0,
+            "a shift must keep every entry in its bucket"
+        );
+        for wheel in &mut self.levels {
+            wheel.current_time_ms += delta_ms;
+            for bucket in &mut wheel.buckets {
+                if let Some(expiration_ms) = &mut bucket.expiration_ms {
+                    *expiration_ms += delta_ms;
+                }
+                for &handle in &bucket.handles {
+                    if let Some(slot) = store.slot_of(handle) {
+                        store.delay_expiration(slot, delta_ms);
+                    }
+                }
+            }
+        }
+        self.delay_queue.delay_all(delta_ms);
+        self.last_placement = None;
+    }
+
+    /// Every time the wheels hold, relative to `origin_ms` and in a fixed order (each level's
+    /// clock; each queued bucket's level, index and expiration; each live entry's expiration,
+    /// bucket by bucket): two timers that differ only by a move in time (see [`Self::shift_by`])
+    /// give the same list from origins that differ by as much.
+    pub fn relative_shape<S: EntryStore>(&self, store: &S, origin_ms: u64, out: &mut Vec<u64>) {
+        let rel = |t: u64| t.wrapping_sub(origin_ms);
+        out.push(self.levels.len() as u64);
+        for wheel in &self.levels {
+            out.push(rel(wheel.current_time_ms));
+            for (index, bucket) in wheel.buckets.iter().enumerate() {
+                let Some(expiration_ms) = bucket.expiration_ms else {
+                    continue;
+                };
+                out.extend([index as u64, rel(expiration_ms), u64::from(bucket.queued)]);
+                for &handle in &bucket.handles {
+                    if let Some(slot) = store.slot_of(handle) {
+                        out.push(rel(store.expiration_ms(slot)));
+                    }
+                }
+            }
+        }
+    }
+
     /// Kafka: `TimingWheel.add` without the append. Walks up the levels, creating overflow
     /// wheels as needed, until one holds `expiration_ms`; sets that bucket's expiration and
     /// offers it to the delay queue if the value changed. `None` means already expired.

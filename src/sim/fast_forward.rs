@@ -1,0 +1,468 @@
+//! The idle fast-forward: a cluster in which nothing happens but follower long-polls that find
+//! nothing and ISR checks that find everyone caught up goes through the same states period after
+//! period, only later. Rather than simulate each round trip of a long stretch of that, the
+//! simulation checks that the cluster repeats itself over one period and moves it forward by
+//! whole periods at once, to just before the next thing that is not a repetition (an action, a
+//! produce timeout, `run_until_ms`).
+//!
+//! How it stays exact:
+//!
+//! - **Checked, not assumed.** A probe writes the cluster out (`shape`: everything that must
+//!   repeat, with moving times relative to the probe; `clocks`: times that may either stay or
+//!   move) and the simulation runs one period normally. If the second reading equals the first,
+//!   and each clock stayed or moved by exactly the period, the cluster is periodic: it is
+//!   deterministic, and from the same state (up to the move in time) it does the same things.
+//! - **The period** is a multiple of the fetch cycle (fetch wait plus a round trip) and of the
+//!   coarsest interval of every moving fetch timer, so the timing wheels land on the same buckets
+//!   (see `Wheels::shift_by`).
+//! - **What moves**: the agenda's items, the fetch purgatories' timers and parked fetches, and the
+//!   clocks that moved during the check. ISR checks have a period of their own
+//!   (`replica.lag.time.max.ms / 2`): each is put at its own next tick after the jump, first in its
+//!   millisecond, where it would be (it was scheduled a whole check period before, earlier than
+//!   anything else due then, all of which is scheduled at most a fetch wait ahead). Reaper wakes
+//!   are recomputed from the moved timers.
+//! - **What does not**: counters that only name things or order them (fetch sessions, operation
+//!   slots, the schedule's sequence numbers, the fetch purgatory's purge count) keep their values;
+//!   only their order matters, which a jump keeps. The work meter counts the work done, so a
+//!   jump costs what it touches.
+//! - **When**: only with the trace off (a traced run writes every event), and only while the ISR
+//!   check period is longer than the fetch wait and the network delay.
+//!
+//! The page's sessions trace, so they never jump; the runner and the benches do.
+
+use super::queue::{Placed, Scheduled};
+use super::Simulation;
+
+/// The longest period the fast-forward looks for: a day. Longer periods (odd settings) are
+/// simulated normally.
+const MAX_PERIOD_MS: u64 = 86_400_000;
+
+/// After a probe that finds the cluster busy, the next waits this many fetch cycles, then twice
+/// as many, up to one period: a busy run pays for few probes, an idle one waits at most a period
+/// more.
+const FIRST_RETRY_CYCLES: u64 = 4;
+
+#[derive(Clone)]
+struct Probe {
+    at_ms: u64,
+    period_ms: u64,
+    shape: Vec<u64>,
+    clocks: Vec<u64>,
+    /// Each broker's fetch timer clock (see `Broker::fetch_timer_clock_ms`).
+    fetch_clocks: Vec<u64>,
+}
+
+/// The fast-forward's own state, kept by the simulation.
+#[derive(Clone)]
+pub(super) struct FastForward {
+    enabled: bool,
+    probe: Option<Probe>,
+    next_try_ms: u64,
+    retry_ms: u64,
+    /// What it has done: jumps made and simulated milliseconds skipped.
+    pub(super) jumps: u64,
+    pub(super) skipped_ms: u64,
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        FastForward {
+            enabled: true,
+            probe: None,
+            next_try_ms: 0,
+            retry_ms: 0,
+            jumps: 0,
+            skipped_ms: 0,
+        }
+    }
+}
+
+impl Simulation {
+    /// Turns the idle fast-forward on (the default) or off. Off, every round trip is simulated;
+    /// the results are the same either way (tests compare them).
+    pub fn set_fast_forward(&mut self, on: bool) {
+        self.fast_forward.enabled = on;
+        self.fast_forward.probe = None;
+    }
+
+    /// How many jumps the fast-forward made, and how many simulated milliseconds they skipped.
+    pub fn fast_forwarded(&self) -> (u64, u64) {
+        (self.fast_forward.jumps, self.fast_forward.skipped_ms)
+    }
+
+    /// Called between two steps, when everything up to now has run and nothing is due before
+    /// the next event, by a caller that will run the simulation up to `until_ms`: probes, checks,
+    /// or jumps (see the module's documentation).
+    pub(super) fn fast_forward_idle(&mut self, until_ms: u64) {
+        if !self.fast_forward.enabled || self.trace.enabled() || !self.started {
+            return;
+        }
+        let Some(next) = self.next_event_ms() else {
+            return; // nothing scheduled at all: the clock jumps by itself
+        };
+        if let Some(probe) = &self.fast_forward.probe {
+            let check_ms = probe.at_ms + probe.period_ms;
+            if next > check_ms {
+                let probe = self.fast_forward.probe.take().expect("checked");
+                self.check_probe(probe, check_ms, until_ms);
+            }
+            return;
+        }
+        if self.now_ms >= self.fast_forward.next_try_ms {
+            self.take_probe(until_ms);
+        }
+    }
+
+    fn take_probe(&mut self, until_ms: u64) {
+        let now = self.now_ms;
+        let probe = self.idle_period_ms().and_then(|period_ms| {
+            // Worth it only with room for the check and at least one period to skip.
+            let horizon = self.idle_horizon_ms(now, until_ms, None)?;
+            if horizon <= now + 3 * period_ms + self.isr_check_period_ms() {
+                return None;
+            }
+            let (shape, clocks, fetch_clocks) = self.idle_reading(now)?;
+            Some(Probe {
+                at_ms: now,
+                period_ms,
+                shape,
+                clocks,
+                fetch_clocks,
+            })
+        });
+        match probe {
+            Some(probe) => self.fast_forward.probe = Some(probe),
+            None => self.back_off(),
+        }
+    }
+
+    fn back_off(&mut self) {
+        let cycle = self.fetch_cycle_ms().max(1);
+        let ceiling = self.idle_period_ms().unwrap_or(MAX_PERIOD_MS);
+        let ff = &mut self.fast_forward;
+        let floor = FIRST_RETRY_CYCLES * cycle;
+        ff.retry_ms = (ff.retry_ms * 2).clamp(floor, ceiling.max(floor));
+        ff.next_try_ms = self.now_ms + ff.retry_ms;
+    }
+
+    /// The cluster is now as it was at `check_ms`: compare with the probe; if it repeated, jump.
+    /// Either way the reading becomes the next probe, so a long idle stretch is checked once.
+    fn check_probe(&mut self, probe: Probe, check_ms: u64, until_ms: u64) {
+        let Some((shape, clocks, fetch_clocks)) = self.idle_reading(check_ms) else {
+            return self.back_off();
+        };
+        let period = probe.period_ms;
+        let repeated = shape == probe.shape;
+        let moving = classify(&probe.clocks, &clocks, period).filter(|_| repeated);
+        let fetch_moving = classify(&probe.fetch_clocks, &fetch_clocks, period);
+        let horizon = fetch_moving
+            .as_deref()
+            .and_then(|f| self.idle_horizon_ms(check_ms, until_ms, Some(f)));
+        if let (Some(moving), Some(fetch_moving), Some(horizon)) = (moving, fetch_moving, horizon) {
+            // The jump lands a whole ISR check period before the horizon, so that the checks it
+            // moves come before anything that is not a repetition.
+            let room = horizon.saturating_sub(check_ms + 1 + self.isr_check_period_ms());
+            let periods = room / period;
+            if periods > 0 {
+                self.jump(check_ms, periods * period, &moving, &fetch_moving);
+                self.fast_forward.retry_ms = 0;
+                self.fast_forward.next_try_ms = self.now_ms + period;
+                return;
+            }
+        }
+        self.fast_forward.probe = Some(Probe {
+            at_ms: check_ms,
+            period_ms: period,
+            shape,
+            clocks,
+            fetch_clocks,
+        });
+    }
+
+    /// The cluster's state as numbers, times absolute, for tests that compare a run with the
+    /// fast-forward against one without: what `idle_reading` compares (whether or not the cluster
+    /// is idle), every clock, the fetch timers' clocks, and the agenda's times and items but for
+    /// the reaper wakes (which a jump recomputes).
+    #[doc(hidden)]
+    pub fn fast_forward_digest(&mut self) -> Vec<u64> {
+        let mut out = vec![self.now_ms];
+        for (at_ms, _, what) in self.agenda.iter_placed() {
+            out.push(at_ms);
+            match what {
+                Scheduled::ReaperWake { .. } => {
+                    out.pop();
+                }
+                Scheduled::IsrExpiration { broker } => out.extend([9, broker.0.into()]),
+                other => {
+                    if encode_delivery(other, &mut out).is_none() {
+                        out.push(8);
+                    }
+                }
+            }
+        }
+        for b in &self.brokers {
+            out.push(b.fetch_timer_clock_ms());
+            if b.idle_shape(&mut out).is_none() {
+                out.push(u64::MAX);
+            }
+            for (expiration_ms, _, op) in b.fetch_purgatory.timeouts() {
+                out.extend([expiration_ms, op.created_ms, op.request.follower.0.into()]);
+            }
+        }
+        for b in &mut self.brokers {
+            b.visit_clocks(&mut |t| out.push(*t));
+        }
+        out
+    }
+
+    /// A fetch's round trip while idle: parked for the fetch wait, then answered, each way one
+    /// network delay.
+    fn fetch_cycle_ms(&self) -> u64 {
+        let c = &self.config;
+        c.replica_fetch_wait_max_ms
+            .saturating_add(2 * c.network_delay_ms)
+    }
+
+    fn isr_check_period_ms(&self) -> u64 {
+        // As `dispatch` schedules them: a period of 0 would never let time move on.
+        self.config.isr_expiration_period_ms().max(1)
+    }
+
+    /// The period to look for, if the settings allow a jump.
+    fn idle_period_ms(&self) -> Option<u64> {
+        let c = &self.config;
+        let cycle = self.fetch_cycle_ms();
+        let isr_check = self.isr_check_period_ms();
+        if cycle == 0 || isr_check <= c.replica_fetch_wait_max_ms.max(c.network_delay_ms) {
+            return None;
+        }
+        let mut period = u128::from(cycle);
+        for b in self.brokers.iter().filter(|b| b.running) {
+            period = lcm(period, b.fetch_purgatory.timer_coarsest_interval_ms());
+        }
+        u64::try_from(period).ok().filter(|&p| p <= MAX_PERIOD_MS)
+    }
+
+    /// The earliest time after `origin_ms` at which something that is not a repetition may
+    /// happen: an action, a broker's own timer
+    /// ([`crate::kafka::broker::Broker::idle_horizon_ms`]; the fetch timers that stay count
+    /// once `fetch_moving` says which move), or the end of the run.
+    fn idle_horizon_ms(
+        &self,
+        origin_ms: u64,
+        until_ms: u64,
+        fetch_moving: Option<&[bool]>,
+    ) -> Option<u64> {
+        let action = self.pending_actions.front().map(|a| a.at_ms);
+        let brokers = self.brokers.iter().enumerate().filter_map(|(i, b)| {
+            let stays = fetch_moving.is_some_and(|m| !m[i]);
+            b.idle_horizon_ms(origin_ms, stays)
+        });
+        let end = until_ms.checked_add(1)?;
+        Some(brokers.chain(action).fold(end, u64::min))
+    }
+
+    /// The cluster written out at `origin_ms` (see the module's documentation), or `None` if it
+    /// is not idle: something other than a fetch, a fetch answer, an ISR check or a reaper wake
+    /// scheduled, or a broker that will act on its own.
+    fn idle_reading(&mut self, origin_ms: u64) -> Option<(Vec<u64>, Vec<u64>, Vec<u64>)> {
+        if self.timeouts_due || !self.outbox.is_empty() {
+            return None;
+        }
+        let rel = |t: u64| t.wrapping_sub(origin_ms);
+        let mut shape = vec![
+            self.requests.len() as u64,
+            self.pending_actions.len() as u64,
+        ];
+        // The agenda's fetches and answers and the parked fetches' timeouts, merged in the order
+        // they will run.
+        let mut timeline: Vec<(u64, u64, Vec<u64>)> = Vec::new();
+        for (at_ms, seq, what) in self.agenda.iter_placed() {
+            if matches!(
+                what,
+                Scheduled::IsrExpiration { .. } | Scheduled::ReaperWake { .. }
+            ) {
+                continue;
+            }
+            let mut item = vec![rel(at_ms)];
+            encode_delivery(what, &mut item)?;
+            timeline.push((at_ms, seq, item));
+        }
+        for b in self.brokers.iter().filter(|b| b.running) {
+            for (expiration_ms, order, op) in b.fetch_purgatory.timeouts() {
+                let r = &op.request;
+                let mut item = vec![
+                    rel(expiration_ms),
+                    3,
+                    r.follower.0.into(),
+                    r.leader.0.into(),
+                ];
+                item.push(rel(op.created_ms));
+                item.extend(r.partitions.iter().map(|p| p.fetch_offset));
+                timeline.push((expiration_ms, order, item));
+            }
+        }
+        crate::sort::sort_by(&mut timeline, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        for (_, _, item) in timeline {
+            shape.push(item.len() as u64);
+            shape.extend(item);
+        }
+        for b in &self.brokers {
+            b.idle_shape(&mut shape)?;
+        }
+        let mut clocks = Vec::new();
+        for b in &mut self.brokers {
+            b.visit_clocks(&mut |t| clocks.push(*t));
+        }
+        let fetch_clocks = self
+            .brokers
+            .iter()
+            .map(|b| b.fetch_timer_clock_ms())
+            .collect();
+        Some((shape, clocks, fetch_clocks))
+    }
+
+    /// Moves the cluster, as it was at `from_ms`, `delta_ms` later (a whole number of periods),
+    /// and sets the clock there. `moving` says which clocks move (in `visit_clocks` order),
+    /// `fetch_moving` which brokers' fetch timers.
+    fn jump(&mut self, from_ms: u64, delta_ms: u64, moving: &[bool], fetch_moving: &[bool]) {
+        let to_ms = from_ms + delta_ms;
+        let isr_check = self.isr_check_period_ms();
+        let mut items = self.agenda.take_all();
+        let touched = items.len() as u64;
+        items.retain(|item| !matches!(item.what, Scheduled::ReaperWake { .. }));
+        let mut checks: Vec<Placed> = Vec::new();
+        let mut moved: Vec<Placed> = Vec::new();
+        for mut item in items {
+            if matches!(item.what, Scheduled::IsrExpiration { .. }) {
+                if item.at_ms <= to_ms {
+                    item.at_ms += (to_ms + 1 - item.at_ms).div_ceil(isr_check) * isr_check;
+                }
+                checks.push(item);
+            } else {
+                item.at_ms += delta_ms;
+                moved.push(item);
+            }
+        }
+        for (b, _) in self
+            .brokers
+            .iter_mut()
+            .zip(fetch_moving)
+            .filter(|(_, &m)| m)
+        {
+            b.delay_parked_fetches(delta_ms);
+        }
+        let mut i = 0;
+        for b in &mut self.brokers {
+            b.visit_clocks(&mut |t| {
+                if moving[i] {
+                    *t += delta_ms;
+                }
+                i += 1;
+            });
+        }
+        self.place_isr_checks(&mut checks, &moved);
+        for item in moved.into_iter().chain(checks) {
+            self.agenda.put_back(item);
+        }
+        for b in 0..self.brokers.len() {
+            self.reaper_wake_ms[b] = None;
+        }
+        self.now_ms = to_ms;
+        for b in 0..self.brokers.len() {
+            self.refresh_reaper_wake(crate::kafka::BrokerId(b as u32));
+        }
+        self.work_done += touched + moving.len() as u64;
+        self.fast_forward.jumps += 1;
+        self.fast_forward.skipped_ms += delta_ms;
+    }
+
+    /// Gives each moved ISR check a place first in its millisecond: before every moved item and
+    /// parked fetch's timeout due then (all scheduled after it, see the module's documentation),
+    /// the checks among themselves in their old order.
+    fn place_isr_checks(&self, checks: &mut Vec<Placed>, moved: &[Placed]) {
+        crate::sort::sort_by(checks, |a: &Placed, b: &Placed| {
+            (a.at_ms, a.seq).cmp(&(b.at_ms, b.seq))
+        });
+        let mut start = 0;
+        while start < checks.len() {
+            let at_ms = checks[start].at_ms;
+            let end = start
+                + checks[start..]
+                    .iter()
+                    .take_while(|c| c.at_ms == at_ms)
+                    .count();
+            let items = moved.iter().filter(|m| m.at_ms == at_ms).map(|m| m.seq);
+            let timeouts = self
+                .brokers
+                .iter()
+                .filter(|b| b.running)
+                .flat_map(|b| b.fetch_purgatory.timeouts())
+                .filter(|t| t.0 == at_ms)
+                .map(|t| t.1);
+            if let Some(first) = items.chain(timeouts).min() {
+                let n = (end - start) as u64;
+                let base = first
+                    .checked_sub(n)
+                    .expect("sequence numbers below the first");
+                for (k, check) in checks[start..end].iter_mut().enumerate() {
+                    check.seq = base + k as u64;
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// Appends a fetch or a fetch answer in flight to `out`; `None` for any other item.
+fn encode_delivery(what: &Scheduled, out: &mut Vec<u64>) -> Option<()> {
+    match what {
+        Scheduled::FetchArrives(r) => {
+            out.extend([1, r.follower.0.into(), r.leader.0.into(), r.broker_epoch]);
+            out.push(r.max_wait_ms);
+            for p in &r.partitions {
+                out.extend([p.tp.topic.into(), p.tp.partition.into(), p.fetch_offset]);
+                out.push(p.last_fetched_epoch.map_or(0, |e| u64::from(e) + 1));
+                out.push(p.current_leader_epoch.into());
+            }
+        }
+        Scheduled::FetchResponseArrives(r) => {
+            out.extend([2, r.follower.0.into(), r.leader.0.into()]);
+            for d in &r.partitions {
+                out.extend([d.tp.topic.into(), d.tp.partition.into(), d.fetch_offset]);
+                out.extend([d.error as u64, d.high_watermark, d.log_end_offset]);
+                out.extend([d.batches.len() as u64, u64::from(d.diverging.is_some())]);
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// For each clock read twice a period apart: whether it moved by the period (true) or stayed
+/// (false); `None` if any did something else.
+fn classify(before: &[u64], after: &[u64], period_ms: u64) -> Option<Vec<bool>> {
+    if before.len() != after.len() {
+        return None;
+    }
+    before
+        .iter()
+        .zip(after)
+        .map(|(&b, &a)| match a.checked_sub(b) {
+            Some(0) => Some(false),
+            Some(d) if d == period_ms => Some(true),
+            _ => None,
+        })
+        .collect()
+}
+
+fn lcm(a: u128, b: u128) -> u128 {
+    fn gcd(a: u128, b: u128) -> u128 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    a / gcd(a, b) * b
+}

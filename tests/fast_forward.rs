@@ -1,0 +1,127 @@
+//! The idle fast-forward (`sim::fast_forward`) changes nothing a run shows: every curated
+//! scenario and hundreds of random ones with long idle stretches give the same result with it on
+//! and off, and it does jump where it should (issue 12's long runs).
+
+mod common;
+
+use common::{random_scenario, SplitMix64};
+use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::Scenario;
+use purgatory_playground::sim::Simulation;
+
+/// Plays `scenario` to its end, the fast-forward on or off: the result with the cluster's state
+/// at the end (`fast_forward_digest`: every clock, timer and message in flight), and (jumps,
+/// skipped ms).
+fn play(scenario: &Scenario, fast_forward: bool) -> (String, (u64, u64)) {
+    let mut sim = Simulation::from_scenario(scenario, false).expect("a valid scenario");
+    sim.set_record_actions(false);
+    sim.set_fast_forward(fast_forward);
+    sim.run_until(scenario.run_until_ms);
+    let result = json(&sim.result(&scenario.name, scenario.run_until_ms));
+    let state = format!("{result}\n{:?}", sim.fast_forward_digest());
+    (state, sim.fast_forwarded())
+}
+
+fn json(result: &RunResult) -> String {
+    serde_json::to_string_pretty(result).expect("serializable")
+}
+
+fn scenario(text: &str) -> Scenario {
+    Scenario::from_json(text).expect("a valid scenario")
+}
+
+#[test]
+fn curated_scenarios_give_the_same_results() {
+    let mut files: Vec<_> = std::fs::read_dir("scenarios")
+        .expect("scenarios/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 15, "the curated scenarios are there");
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let s = scenario(&text);
+        let (on, _) = play(&s, true);
+        let (off, _) = play(&s, false);
+        assert_eq!(on, off, "{}", file.display());
+    }
+}
+
+/// A random scenario with its actions spread over a long run, so that the cluster idles between
+/// them: the fetch wait at least 50 ms unless the run is short, as every round trip of the run
+/// with the fast-forward off is simulated.
+fn stretched(seed: u64) -> Scenario {
+    let mut s = random_scenario(seed);
+    let mut rng = SplitMix64(seed ^ 0x5eed);
+    let factor = rng.between(20, 200);
+    for a in &mut s.actions {
+        a.at_ms *= factor;
+    }
+    s.run_until_ms = s.run_until_ms * factor + rng.between(0, 3_600_000);
+    if s.config.replica_fetch_wait_max_ms < 50 {
+        s.run_until_ms = s.run_until_ms.min(600_000);
+        s.actions.retain(|a| a.at_ms <= 600_000);
+    }
+    s.config.replica_fetch_wait_max_ms =
+        [s.config.replica_fetch_wait_max_ms, 500, 500][rng.below(3) as usize];
+    s.name = format!("stretched-{seed}");
+    s
+}
+
+#[test]
+fn random_long_runs_give_the_same_results() {
+    let cases = 300;
+    let (mut jumped, mut skipped) = (0, 0);
+    for seed in 0..cases {
+        let s = stretched(seed);
+        let (on, (jumps, ms)) = play(&s, true);
+        let (off, (none, _)) = play(&s, false);
+        assert_eq!(none, 0, "off means off");
+        assert_eq!(on, off, "seed {seed}: {s:?}");
+        jumped += u64::from(jumps > 0);
+        skipped += ms;
+    }
+    println!("{jumped} of {cases} runs jumped, {skipped} ms skipped in all");
+    // Most of these runs idle for long stretches: if the fast-forward stopped finding them, the
+    // benches would see it first, but this says so here.
+    assert!(jumped >= cases / 3, "only {jumped} of {cases} runs jumped");
+}
+
+/// Issue 12's long run: 5 brokers, 12 partitions, the default config, one produce, a week. A
+/// jump skips nearly all of it; the week's end is computed normally, and a produce in its last
+/// second is answered as it would be in any idle cluster.
+#[test]
+fn a_quiet_week_is_skipped_and_ends_as_it_would() {
+    let week = 604_800_000;
+    let s = scenario(&format!(
+        r#"{{"name": "week", "seed": 1, "config": {{"brokers": 5}},
+            "topics": [{{"name": "t", "partitions": 12, "replication_factor": 3}}],
+            "actions": [
+              {{"at_ms": 0, "action": "produce", "id": "p1", "acks": "all",
+                "records": [{{"topic": "t", "partition": 0, "count": 10}}]}},
+              {{"at_ms": {late}, "action": "produce", "id": "p2", "acks": "all",
+                "records": [{{"topic": "t", "partition": 5, "count": 3}}]}}
+            ],
+            "run_until_ms": {week}}}"#,
+        late = week - 1_000
+    ));
+    let mut sim = Simulation::from_scenario(&s, false).expect("valid");
+    sim.run_until(s.run_until_ms);
+    let (jumps, skipped) = sim.fast_forwarded();
+    let result = sim.result(&s.name, s.run_until_ms);
+    assert!(
+        jumps >= 1 && skipped > week - 3_600_000,
+        "{jumps} jumps, {skipped} ms"
+    );
+    let r = &result.responses;
+    assert_eq!(
+        (r[0].responded_ms, r[1].responded_ms),
+        (Some(2), Some(week - 998))
+    );
+    assert!(r
+        .iter()
+        .all(|r| r.partitions.iter().all(|p| p.error == Some("NONE"))));
+    let p5 = &result.partitions[5];
+    assert_eq!((p5.high_watermark, p5.isr.len()), (3, 3));
+}
