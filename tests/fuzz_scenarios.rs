@@ -400,6 +400,7 @@ fn expensive_clusters_are_refused_naming_the_field_and_the_limit() {
     };
     let zeros = json!({ "replica_lag_time_max_ms": 0, "broker_session_timeout_ms": 0,
                         "network_delay_ms": 0 });
+    let zeros_again = zeros.clone();
     let day_of_zeros = budget::check(&base(zeros.clone(), 1, 3, 86_400_000)).unwrap_err();
     assert_eq!(day_of_zeros.path, "run_until_ms");
     let limit: u64 = day_of_zeros
@@ -418,7 +419,29 @@ fn expensive_clusters_are_refused_naming_the_field_and_the_limit() {
     assert_eq!(err.path, "run_until_ms");
     // A week of the contract's defaults is fine, and so is a minute of 64 brokers.
     assert!(budget::check(&base(json!({}), 1, 3, 604_800_000)).is_ok());
-    assert!(budget::check(&base(widest, 1, 3, 60_000)).is_ok());
+    assert!(budget::check(&base(widest.clone(), 1, 3, 60_000)).is_ok());
+
+    // Untraced, issue 12's week of 5 brokers x 12 partitions is admitted on its idle
+    // fast-forward (traced, it is refused as before), with a fetch wait of 0 too; not the widest
+    // cluster's week, whose settling alone is too much, nor the day of zeros (no fast-forward
+    // with a fetch cycle of 0).
+    for config in [
+        json!({ "brokers": 5 }),
+        json!({ "brokers": 5, "replica_fetch_wait_max_ms": 0 }),
+    ] {
+        let week = base(config, 12, 3, 604_800_000);
+        assert!(budget::check(&week).is_err());
+        assert_eq!(
+            budget::check_untraced(&week),
+            Ok(budget::Admission::IdleTail)
+        );
+    }
+    let widest_week = base(widest, 1024, 64, 604_800_000);
+    assert_eq!(
+        budget::check_untraced(&widest_week).unwrap_err().path,
+        "run_until_ms"
+    );
+    assert!(budget::check_untraced(&base(zeros_again, 1, 3, 86_400_000)).is_err());
 
     let topic = |name| json!({ "name": name, "partitions": 1024, "replication_factor": 64 });
     let two_big_topics = json!({

@@ -135,14 +135,18 @@ impl<W: Write> Write for TraceSink<W> {
 }
 
 fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
-    let scenario = match load(file) {
-        Ok(scenario) => scenario,
+    let traced = trace || trace_hash;
+    let (scenario, admission) = match load(file, traced) {
+        Ok(loaded) => loaded,
         Err(line) => {
             say(&line);
             return ExitCode::from(EXIT_INVALID);
         }
     };
-    let outcome = if trace || trace_hash {
+    if admission == budget::Admission::IdleTail {
+        return run_idle_tail(file, &scenario);
+    }
+    let outcome = if traced {
         let mut sink = TraceSink {
             out: trace.then(|| BufWriter::new(io::stderr().lock())),
             hash: TraceHash::default(),
@@ -168,8 +172,41 @@ fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
     }
 }
 
-/// Reads and validates the file; any failure is the one line to print, naming the file.
-fn load(file: &Path) -> Result<Scenario, String> {
+/// An untraced run admitted only because its idle stretches are skipped: stopped, with one line,
+/// if it costs more than the budget after all.
+fn run_idle_tail(file: &Path, scenario: &Scenario) -> ExitCode {
+    let limit = budget::WORK_BUDGET;
+    let outcome = purgatory_playground::sim::play_scenario_within(scenario, None, limit);
+    let written = match outcome {
+        Ok(Some(sim)) => print_result(&sim.result(&scenario.name, scenario.run_until_ms)),
+        Ok(None) => {
+            let longest = budget::estimate(scenario)
+                .longest_run_ms(limit)
+                .map_or(String::new(), |ms| {
+                    format!(": run_until_ms may be at most {ms}")
+                });
+            say(&format!(
+                "{}: run_until_ms: the cluster did not settle into idle fetching after the last \
+                 action as expected, and the run went past the work budget of {limit} units \
+                 (README, \"Work budget\"){longest}",
+                file.display()
+            ));
+            return ExitCode::from(EXIT_INVALID);
+        }
+        Err(error) => Err(error),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            say(&format!("purgatory: {}: {error}", file.display()));
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
+    }
+}
+
+/// Reads and validates the file, and admits it on the work budget (see [`budget`]); any failure
+/// is the one line to print, naming the file.
+fn load(file: &Path, traced: bool) -> Result<(Scenario, budget::Admission), String> {
     let shown = file.display();
     if let Ok(metadata) = std::fs::metadata(file) {
         if metadata.is_file() && metadata.len() > MAX_SCENARIO_BYTES as u64 {
@@ -185,8 +222,13 @@ fn load(file: &Path) -> Result<Scenario, String> {
         format!("{shown}: not UTF-8 text (invalid byte at offset {at})")
     })?;
     let scenario = Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))?;
-    budget::check(&scenario).map_err(|error| format!("{shown}: {error}"))?;
-    Ok(scenario)
+    let admission = if traced {
+        budget::check(&scenario).map(|()| budget::Admission::Estimated)
+    } else {
+        budget::check_untraced(&scenario)
+    };
+    let admission = admission.map_err(|error| format!("{shown}: {error}"))?;
+    Ok((scenario, admission))
 }
 
 fn print_result(result: &RunResult) -> io::Result<()> {

@@ -28,14 +28,13 @@
 //! - **When**: only with the trace off (a traced run writes every event), and only while the ISR
 //!   check period is longer than the fetch wait and the network delay.
 //!
-//! The page's sessions trace, so they never jump; the runner and the benches do.
+//! The page's sessions trace, so they never jump (and the .wasm leaves this out); the runner,
+//! the tests and the benches do.
 
 use super::queue::{Placed, Scheduled};
 use super::Simulation;
 
-/// The longest period the fast-forward looks for: a day. Longer periods (odd settings) are
-/// simulated normally.
-const MAX_PERIOD_MS: u64 = 86_400_000;
+use super::budget::MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS;
 
 /// After a probe that finds the cluster busy, the next waits this many fetch cycles, then twice
 /// as many, up to one period: a busy run pays for few probes, an idle one waits at most a period
@@ -94,6 +93,11 @@ impl Simulation {
     /// the next event, by a caller that will run the simulation up to `until_ms`: probes, checks,
     /// or jumps (see the module's documentation).
     pub(super) fn fast_forward_idle(&mut self, until_ms: u64) {
+        // The page's sessions always trace, so the .wasm leaves the fast-forward out (its size
+        // budget): the same runs, each round trip simulated.
+        if cfg!(target_arch = "wasm32") {
+            return;
+        }
         if !self.fast_forward.enabled || self.trace.enabled() || !self.started {
             return;
         }

@@ -480,8 +480,20 @@ pub fn run_scenario(
 /// meter).
 pub fn play_scenario(
     scenario: &Scenario,
-    mut trace: Option<&mut dyn Write>,
+    trace: Option<&mut dyn Write>,
 ) -> std::io::Result<Simulation> {
+    let sim = play_scenario_within(scenario, trace, u64::MAX)?;
+    Ok(sim.expect("no work limit"))
+}
+
+/// [`play_scenario`], stopping with `None` as soon as the work meter passes `max_work` (the
+/// runner's limit for a run admitted on its idle fast-forward, see
+/// [`budget::Admission::IdleTail`]).
+pub fn play_scenario_within(
+    scenario: &Scenario,
+    mut trace: Option<&mut dyn Write>,
+    max_work: u64,
+) -> std::io::Result<Option<Simulation>> {
     let mut sim = Simulation::from_scenario(scenario, trace.is_some())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
     sim.set_record_actions(false);
@@ -499,6 +511,9 @@ pub fn play_scenario(
                 out.write_all(b"\n")?;
             }
         }
+        if sim.work_done > max_work {
+            return Ok(None);
+        }
         if next.is_none() {
             break;
         }
@@ -506,5 +521,5 @@ pub fn play_scenario(
     if let Some(out) = trace {
         out.flush()?;
     }
-    Ok(sim)
+    Ok(Some(sim))
 }
