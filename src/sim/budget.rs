@@ -184,11 +184,11 @@ pub fn check_untraced(scenario: &Scenario) -> Result<Admission, ScenarioError> {
 /// the period longer is simulated normally.
 pub const MAX_IDLE_PERIOD_MS: u64 = 86_400_000;
 
-/// What an untraced run is expected to cost when its cluster goes idle after the last action:
-/// the estimate of its busy part, up to the last action plus a settling time (the longest
-/// timeout anything set off can wait for, then the probe, the check and the rest of the run after
-/// the jump, each at most a few periods), plus the jump. `None` when the settings rule the
-/// fast-forward out or the run ends before it could start.
+/// What an untraced run is expected to cost when its cluster goes idle between actions: the
+/// estimate of its busy part, the first `settle` ms after each action (the longest timeout
+/// anything set off can wait for, then the probe, the check and the rest of the stretch after
+/// the jump, each at most a few periods), plus the jumps. `None` when the settings rule the
+/// fast-forward out or no stretch is long enough for a jump.
 pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
     let c = &scenario.config;
     let (wait, delay) = (c.replica_fetch_wait_max_ms, c.network_delay_ms);
@@ -227,15 +227,29 @@ pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
         .max()?
         .saturating_add(3 * isr_check)
         .saturating_add(6 * period);
-    let last_action = scenario.actions.iter().map(|a| a.at_ms).max().unwrap_or(0);
-    let busy_until = last_action.saturating_add(settle);
-    if busy_until >= scenario.run_until_ms {
+    // Each stretch between two actions (and after the last) costs at most its first `settle` ms
+    // of steady traffic, and a jump over the rest.
+    let mut times: Vec<u64> = scenario.actions.iter().map(|a| a.at_ms).collect();
+    times.sort_unstable();
+    times.push(scenario.run_until_ms);
+    let (mut busy_ms, mut jumps, mut previous) = (0u64, 0u64, 0u64);
+    for t in times {
+        let stretch = t.saturating_sub(previous);
+        busy_ms = busy_ms.saturating_add(stretch.min(settle));
+        jumps += u64::from(stretch > settle);
+        previous = previous.max(t);
+    }
+    if jumps == 0 {
         return None;
     }
-    let estimate = estimate(scenario);
     let jump =
         2 * FetchLinks::new(c.brokers, &scenario.topics).cycle(&Weights::new(&scenario.topics));
-    Some(estimate.total(busy_until).saturating_add(jump))
+    let estimate = estimate(scenario);
+    Some(
+        estimate
+            .total(busy_ms)
+            .saturating_add(jumps.saturating_mul(jump)),
+    )
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
