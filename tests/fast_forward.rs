@@ -7,7 +7,7 @@ mod common;
 use common::{random_scenario, SplitMix64};
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::Simulation;
+use purgatory_playground::sim::{budget, play_scenario_within, Simulation};
 
 /// Plays `scenario` to its end, the fast-forward on or off: the result with the cluster's state
 /// at the end (`fast_forward_digest`: every clock, timer and message in flight), and (jumps,
@@ -69,11 +69,18 @@ fn stretched(seed: u64) -> Scenario {
     s
 }
 
+/// 300 cases; `FF_CASES=N FF_SEED=S` runs N from seed S.
 #[test]
 fn random_long_runs_give_the_same_results() {
-    let cases = 300;
+    let env = |name, default| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (cases, first): (u64, u64) = (env("FF_CASES", 300), env("FF_SEED", 0));
     let (mut jumped, mut skipped) = (0, 0);
-    for seed in 0..cases {
+    for seed in first..first + cases {
         let s = stretched(seed);
         let (on, (jumps, ms)) = play(&s, true);
         let (off, (none, _)) = play(&s, false);
@@ -88,13 +95,13 @@ fn random_long_runs_give_the_same_results() {
     assert!(jumped >= cases / 3, "only {jumped} of {cases} runs jumped");
 }
 
-/// Issue 12's long run: 5 brokers, 12 partitions, the default config, one produce, a week. A
-/// jump skips nearly all of it; the week's end is computed normally, and a produce in its last
-/// second is answered as it would be in any idle cluster.
-#[test]
-fn a_quiet_week_is_skipped_and_ends_as_it_would() {
-    let week = 604_800_000;
-    let s = scenario(&format!(
+const WEEK_MS: u64 = 604_800_000;
+
+/// Issue 12's long run: 5 brokers, 12 partitions, the default config, a produce at the start and
+/// one in the last second of a week.
+fn quiet_week() -> Scenario {
+    let week = WEEK_MS;
+    scenario(&format!(
         r#"{{"name": "week", "seed": 1, "config": {{"brokers": 5}},
             "topics": [{{"name": "t", "partitions": 12, "replication_factor": 3}}],
             "actions": [
@@ -105,7 +112,14 @@ fn a_quiet_week_is_skipped_and_ends_as_it_would() {
             ],
             "run_until_ms": {week}}}"#,
         late = week - 1_000
-    ));
+    ))
+}
+
+/// A jump skips nearly all of the quiet week; its end is computed normally, and the produce in
+/// its last second is answered as it would be in any idle cluster.
+#[test]
+fn a_quiet_week_is_skipped_and_ends_as_it_would() {
+    let (s, week) = (quiet_week(), WEEK_MS);
     let mut sim = Simulation::from_scenario(&s, false).expect("valid");
     sim.run_until(s.run_until_ms);
     let (jumps, skipped) = sim.fast_forwarded();
@@ -124,4 +138,58 @@ fn a_quiet_week_is_skipped_and_ends_as_it_would() {
         .all(|r| r.partitions.iter().all(|p| p.error == Some("NONE"))));
     let p5 = &result.partitions[5];
     assert_eq!((p5.high_watermark, p5.isr.len()), (3, 3));
+}
+
+/// The runner admits the quiet week on its fast-forward (the work budget refuses it traced), and
+/// a run admitted so stops at its work limit.
+#[test]
+fn the_runner_plays_the_quiet_week_untraced_and_refuses_it_traced() {
+    let dir = std::env::temp_dir().join(format!("pp-fast-forward-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("week.json");
+    let s = quiet_week();
+    let text = serde_json::to_string(&serde_json::json!({
+        "name": s.name, "config": { "brokers": 5 },
+        "topics": [{ "name": "t", "partitions": 12, "replication_factor": 3 }],
+        "actions": [{ "at_ms": 0, "action": "produce", "id": "p1", "acks": "all",
+                      "records": [{ "topic": "t", "partition": 0, "count": 10 }] }],
+        "run_until_ms": WEEK_MS
+    }))
+    .expect("json");
+    std::fs::write(&file, text).expect("written");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_purgatory"))
+            .arg("run")
+            .arg(&file)
+            .args(args)
+            .output()
+            .expect("the runner runs")
+    };
+    let plain = run(&[]);
+    assert_eq!(
+        plain.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("a result");
+    assert_eq!(result["responses"][0]["responded_ms"], 2);
+    assert_eq!(result["run_until_ms"], WEEK_MS);
+    let traced = run(&["--trace"]);
+    assert_eq!(traced.status.code(), Some(2));
+    assert!(traced.stdout.is_empty());
+    let line = String::from_utf8_lossy(&traced.stderr);
+    assert_eq!(line.lines().count(), 1);
+    assert!(
+        line.contains("run_until_ms: a run of 604800000 ms"),
+        "{line}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+
+    // The limit itself: the week stops early under a tiny one, runs under the budget.
+    assert!(play_scenario_within(&s, None, 10_000)
+        .expect("no output")
+        .is_none());
+    let sim = play_scenario_within(&s, None, budget::WORK_BUDGET).expect("no output");
+    assert!(sim.is_some_and(|sim| sim.work_done() < budget::WORK_BUDGET / 10));
 }

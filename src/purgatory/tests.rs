@@ -254,3 +254,23 @@ fn an_op_completed_after_its_timeout_came_due_but_before_its_turn_does_not_expir
     );
     assert_eq!((p.purgatory_size(), p.num_delayed_operations()), (0, 0));
 }
+
+#[test]
+fn a_reaper_steps_only_when_its_own_timer_or_purge_poll_is_due() {
+    let mut p: Purgatory<u32, Op> = Purgatory::new("test", 0, 0);
+    let mut h = Level::default();
+    p.try_complete_else_watch(Op { target: 1 }, &[1, 2], 0, 100, &mut h);
+    h.level = 1;
+    p.check_and_complete(&1, &mut h);
+    // One completed op lingers on key 2's list, past an interval of 0: a purge is due at the poll after the
+    // reaper's last step (at 0), i.e. at 200.
+    assert_eq!(p.next_wake_ms(50), Some(100)); // the stale timer bucket first
+                                               // A wake for someone else at 50: this purgatory's reaper does not step.
+    p.collect_due(50);
+    assert_eq!(p.purge_step_if_woken(50), None);
+    assert_eq!(p.purgatory_size(), 1);
+    // Its own stale bucket at 100 is a step of its own reaper: the purge runs.
+    p.collect_due(100);
+    assert_eq!(p.purge_step_if_woken(100), Some(1));
+    assert_eq!(p.purgatory_size(), 0);
+}

@@ -158,6 +158,11 @@ impl<T> Timer<T> {
         self.entries.get_mut(handle).map(|entry| &mut entry.task)
     }
 
+    /// See [`Wheels::shift_by`].
+    pub fn shift_by(&mut self, delta_ms: u64) {
+        self.wheels.shift_by(&mut self.entries, delta_ms);
+    }
+
     /// See [`Wheels::locate`].
     pub fn locate(&self, handle: TimerHandle) -> Option<(usize, usize)> {
         self.wheels.locate(&self.entries, handle)

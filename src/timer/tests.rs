@@ -295,3 +295,57 @@ fn a_handle_serializes_and_prints_its_slot_and_generation() {
         "TimerHandle { slot: 0, generation: 0 }"
     );
 }
+
+/// Timers added at `start_ms + offsets` (delays as given), then the clock advanced to
+/// `start_ms + 50_000` in steps: what fired, each with its time relative to `start_ms`.
+fn fired_from(start_ms: u64, shift_ms: u64) -> (Vec<(u64, u32)>, TimerView) {
+    let adds = [
+        (0, 500, 1),
+        (3, 30_000, 2),
+        (7, 17, 3),
+        (120, 9_000, 4),
+        (400, 500, 5),
+    ];
+    let mut timer = Timer::new(start_ms);
+    let mut fired = Vec::new();
+    let mut now = start_ms;
+    for (at, delay, task) in adds {
+        now = start_ms + at;
+        timer.advance_clock(now, |f| fired.push((f.expiration_ms - start_ms, f.task)));
+        scheduled(timer.add(now, delay, task));
+    }
+    if shift_ms > 0 {
+        timer.shift_by(shift_ms);
+        timer.assert_invariants();
+        now += shift_ms;
+    }
+    let base = start_ms + shift_ms;
+    for step in (now - base..50_000).step_by(37) {
+        timer.advance_clock(base + step, |f| {
+            fired.push((f.expiration_ms - base, f.task))
+        });
+    }
+    (fired, timer.view())
+}
+
+#[test]
+fn a_shift_by_whole_coarsest_intervals_is_the_same_timer_later() {
+    // The adds reach level 3 (8,000 ms ticks, a 160,000 ms interval).
+    let (shifted, shifted_view) = fired_from(1_000, 3 * 160_000);
+    let (later, later_view) = fired_from(1_000 + 3 * 160_000, 0);
+    assert_eq!(shifted.len(), 5);
+    assert_eq!(shifted, later);
+    assert_eq!(
+        format!("{:?}", shifted_view.levels),
+        format!("{:?}", later_view.levels),
+        "the same buckets, clocks and entries"
+    );
+}
+
+#[test]
+#[should_panic(expected = "a shift must keep every entry in its bucket")]
+fn a_shift_that_would_move_entries_between_buckets_is_refused() {
+    let mut timer = Timer::new(0);
+    scheduled(timer.add(0, 30_000, ()));
+    timer.shift_by(8_000); // level 3's tick, not its interval
+}
