@@ -156,7 +156,12 @@ impl Simulation {
             return self.back_off();
         };
         let period = probe.period_ms;
-        let repeated = shape == probe.shape;
+        // A fetch timer that grew a level since the probe needs a longer period: the shapes
+        // differ then, and the next probe takes the new period.
+        let Some(period_now) = self.idle_period_ms() else {
+            return self.back_off();
+        };
+        let repeated = shape == probe.shape && period_now == period;
         let moving = classify(&probe.clocks, &clocks, period).filter(|_| repeated);
         let fetch_moving = classify(&probe.fetch_clocks, &fetch_clocks, period);
         let horizon = fetch_moving
@@ -176,7 +181,7 @@ impl Simulation {
         }
         self.fast_forward.probe = Some(Probe {
             at_ms: check_ms,
-            period_ms: period,
+            period_ms: period_now,
             shape,
             clocks,
             fetch_clocks,
