@@ -28,8 +28,8 @@
 //! - **When**: only with the trace off (a traced run writes every event), and only while the ISR
 //!   check period is longer than the fetch wait and the network delay.
 //!
-//! The page's sessions trace, so they never jump (and the .wasm leaves this out); the runner,
-//! the tests and the benches do.
+//! The page's sessions trace, so they never jump, and the .wasm is built without this module
+//! (`fast_forward_off.rs` stands in); the runner, the tests and the benches jump.
 
 use super::queue::{Placed, Scheduled};
 use super::Simulation;
@@ -93,11 +93,6 @@ impl Simulation {
     /// the next event, by a caller that will run the simulation up to `until_ms`: probes, checks,
     /// or jumps (see the module's documentation).
     pub(super) fn fast_forward_idle(&mut self, until_ms: u64) {
-        // The page's sessions always trace, so the .wasm leaves the fast-forward out (its size
-        // budget): the same runs, each round trip simulated.
-        if cfg!(target_arch = "wasm32") {
-            return;
-        }
         if !self.fast_forward.enabled || self.trace.enabled() || !self.started {
             return;
         }

@@ -14,6 +14,10 @@ pub mod action;
 mod actions;
 pub mod budget;
 mod dispatch;
+#[cfg(not(target_arch = "wasm32"))]
+mod fast_forward;
+#[cfg(target_arch = "wasm32")]
+#[path = "fast_forward_off.rs"]
 mod fast_forward;
 pub mod invariants;
 pub mod queue;
@@ -94,7 +98,8 @@ pub struct Simulation {
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
     started: bool,
-    /// The idle fast-forward's probe and counts (see `fast_forward`).
+    /// The idle fast-forward's probe and counts (see `fast_forward`; nothing in the .wasm).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fast_forward: fast_forward::FastForward,
 }
 
