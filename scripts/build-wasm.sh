@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level "z", then npm's
-# wasm-opt (binaryen 132; Debian's 108 breaks the module, see shared/setup.md trap 1).
+# Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level "z" (its own
+# wasm-opt pass is off in Cargo.toml), then npm's wasm-opt once (binaryen 132; Debian's 108 breaks
+# the module, see shared/setup.md trap 1).
 #
 #   scripts/build-wasm.sh           the shipping module, www/pkg
 #   scripts/build-wasm.sh --bench   the same build with the `workload` feature (Kafka's purgatory

@@ -576,6 +576,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.held.release(id);
     }
 
+    #[inline(always)]
     fn held_mut(&mut self, id: OpId) -> &mut Held<O> {
         held_mut(&mut self.held, id, self.name)
     }
@@ -583,6 +584,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 
 /// The held op `id`, which the caller knows is held; taking the slab alone leaves the other
 /// fields free to borrow, so a completion looks its slot up once.
+#[inline(always)]
 fn held_mut<'a, O>(slab: &'a mut Slab<O>, id: OpId, name: &str) -> &'a mut Held<O> {
     slab.get_mut(id)
         .unwrap_or_else(|| panic!("stale operation id {id:?} in the {name} purgatory"))

@@ -126,10 +126,12 @@ impl<O> Slab<O> {
 
     /// Whether `id` is still held (a watch entry holding it is not a tombstone). Reads only the
     /// generations' copy: a matching generation means the slot is held (see `release`).
+    #[inline(always)]
     pub fn is_held(&self, id: OpId) -> bool {
         self.generations.get(id.slot as usize) == Some(&id.generation)
     }
 
+    #[inline(always)]
     pub fn get(&self, id: OpId) -> Option<&Held<O>> {
         let entry = self.slots.get(id.slot as usize)?;
         if entry.generation != id.generation {
@@ -138,6 +140,7 @@ impl<O> Slab<O> {
         entry.held.as_ref()
     }
 
+    #[inline(always)]
     pub fn get_mut(&mut self, id: OpId) -> Option<&mut Held<O>> {
         let entry = self.slots.get_mut(id.slot as usize)?;
         if entry.generation != id.generation {
@@ -195,6 +198,7 @@ impl<O> Slab<O> {
     }
 
     /// The held op in `slot` whose timer entry is live.
+    #[inline(always)]
     fn timed(&self, slot: u32) -> &Held<O> {
         self.slots[slot as usize]
             .held
@@ -203,6 +207,7 @@ impl<O> Slab<O> {
             .expect("a live timer entry")
     }
 
+    #[inline(always)]
     fn timed_mut(&mut self, slot: u32) -> &mut Held<O> {
         self.slots[slot as usize]
             .held
@@ -212,6 +217,7 @@ impl<O> Slab<O> {
     }
 
     /// Ends the live timer entry in `slot` (a cancel or an expiry).
+    #[inline(always)]
     fn untime(&mut self, slot: u32) -> &mut Held<O> {
         self.timed -= 1;
         let held = self.timed_mut(slot);
@@ -240,6 +246,7 @@ impl<O> EntryStore for Slab<O> {
         TimerHandle::new(task.op.slot, task.op.generation)
     }
 
+    #[inline(always)]
     fn slot_of(&self, handle: TimerHandle) -> Option<u32> {
         let id = OpId {
             slot: handle.slot(),
@@ -250,14 +257,17 @@ impl<O> EntryStore for Slab<O> {
             .then_some(id.slot)
     }
 
+    #[inline(always)]
     fn bucket_of(&self, slot: u32) -> BucketRef {
         self.timed(slot).timer.expect("timed")
     }
 
+    #[inline(always)]
     fn set_bucket(&mut self, slot: u32, bucket: BucketRef) {
         self.timed_mut(slot).timer = Some(bucket);
     }
 
+    #[inline(always)]
     fn expiration_ms(&self, slot: u32) -> u64 {
         self.timed(slot).expiration_ms
     }
@@ -266,6 +276,7 @@ impl<O> EntryStore for Slab<O> {
         self.timed_mut(slot).expiration_ms += delta_ms;
     }
 
+    #[inline(always)]
     fn cancel(&mut self, handle: TimerHandle) {
         self.untime(handle.slot());
     }

@@ -5,6 +5,11 @@
 //! Single-threaded, so Kafka's 512 lock shards and per-operation locks have nothing to protect:
 //! the once-only guarantee they give is kept by the `completed` flag alone, and the
 //! try / watch / try-again sequence runs as one step exactly as it does under Kafka's op lock.
+//!
+//! The small lookups on the hot paths (a slot, a list, a timer entry's fields) are
+//! `#[inline(always)]`, here and in `crate::timer`: the .wasm is built at opt-level "z", where
+//! LLVM inlines next to nothing, and a call per lookup made Kafka's purgatory workload much
+//! slower in wasm than natively (README: "The .wasm: size and speed").
 
 mod delayed_operations;
 mod fixed_hash;

@@ -164,6 +164,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         }
     }
 
+    #[inline(always)]
     fn append(&mut self, list: ListId, id: OpId) {
         let watch_list = self.list_mut(list);
         let was_idle = std::mem::replace(&mut watch_list.idle, false);
@@ -199,6 +200,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         }
     }
 
+    #[inline(always)]
     fn mark_one_garbage(&mut self, list: ListId) {
         let epoch = self.purge_epoch;
         let watch_list = self.list_mut(list);
@@ -321,10 +323,12 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         list
     }
 
+    #[inline(always)]
     fn list(&self, list: ListId) -> &WatchList<K> {
         self.lists[list as usize].as_ref().expect("a live list")
     }
 
+    #[inline(always)]
     fn list_mut(&mut self, list: ListId) -> &mut WatchList<K> {
         self.lists[list as usize].as_mut().expect("a live list")
     }
@@ -352,6 +356,7 @@ impl Default for Memberships {
 }
 
 impl Memberships {
+    #[inline(always)]
     fn spill(self) -> Option<usize> {
         (self.0[0] == UNUSED && self.0[1] != UNUSED).then_some(self.0[1] as usize)
     }

@@ -35,6 +35,7 @@ impl DelayQueue {
     }
 
     /// The head's expiration, if any bucket is queued.
+    #[inline(always)]
     pub fn peek_expiration_ms(&self) -> Option<u64> {
         self.heap.peek().map(|Reverse(queued)| queued.expiration_ms)
     }

@@ -23,12 +23,14 @@ const INDEX_BITS: u32 = 26;
 pub(super) const MAX_WHEEL_SIZE: usize = 1 << INDEX_BITS;
 
 impl BucketRef {
+    #[inline(always)]
     pub(super) fn new(id: BucketId) -> Self {
         debug_assert!(id.level < 64 && (id.index as usize) < MAX_WHEEL_SIZE);
         let packed = (id.level << INDEX_BITS | id.index) + 1;
         BucketRef(NonZeroU32::new(packed).expect("plus one"))
     }
 
+    #[inline(always)]
     pub(super) fn id(self) -> BucketId {
         let packed = self.0.get() - 1;
         BucketId {

@@ -38,6 +38,7 @@ impl Bucket {
 
     /// Kafka: `TimerTaskList.setExpiration`. Returns whether the value changed, which is exactly
     /// when the bucket must be offered to the delay queue.
+    #[inline(always)]
     pub fn set_expiration(&mut self, expiration_ms: u64) -> bool {
         if self.expiration_ms == Some(expiration_ms) {
             return false;
@@ -128,6 +129,7 @@ impl TimingWheel {
 
     /// Kafka: the three-way test in `TimingWheel.add`. Pure: the caller sets the bucket's
     /// expiration and links the entry.
+    #[inline(always)]
     pub fn placement(&self, expiration_ms: u64) -> Placement {
         // expiration < current + tick, and expiration < current + interval, as distances.
         let ahead_ms = expiration_ms.checked_sub(self.current_time_ms);

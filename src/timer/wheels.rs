@@ -99,6 +99,7 @@ impl Wheels {
     /// Because the wheels lag the caller's clock, this can be earlier than the caller's `now`;
     /// advancing to `max(now, next)` is then correct, and advancing to the earlier value is
     /// harmless.
+    #[inline(always)]
     pub fn next_expiration_ms(&self) -> Option<u64> {
         self.delay_queue.peek_expiration_ms()
     }
@@ -133,6 +134,7 @@ impl Wheels {
 
     /// The finest wheel's current time (Kafka: `TimingWheel.currentTimeMs` of the first level).
     /// It lags the caller's clock and moves only when a bucket expires.
+    #[inline(always)]
     pub fn current_time_ms(&self) -> u64 {
         self.levels[0].current_time_ms
     }
@@ -244,6 +246,7 @@ impl Wheels {
 
     /// Kafka: `TimerTaskList.add`: appends a live entry's handle to bucket `id`, which its entry
     /// already names.
+    #[inline(always)]
     fn link<S: EntryStore>(&mut self, store: &S, handle: TimerHandle, id: BucketId) {
         debug_assert_eq!(store.bucket_of(handle.slot()).id(), id);
         self.levels[id.level as usize].buckets[id.index as usize]
