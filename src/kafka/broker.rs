@@ -239,7 +239,9 @@ impl Broker {
     /// timeout never moves the produce reaper's 200 ms poll.
     pub fn reaper_purge_step(&mut self, ctx: &mut Ctx) {
         self.produce_purge_step(ctx);
-        self.fetch_purgatory.purge_step_if_woken(ctx.now_ms);
+        if self.fetch_purgatory.reaper_woke_at(ctx.now_ms) {
+            self.fetch_purgatory.purge_step(ctx.now_ms);
+        }
     }
 
     /// Kafka: `Partition.tryCompleteDelayedRequests` for each key whose HW moved (or whose

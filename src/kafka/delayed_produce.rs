@@ -277,8 +277,11 @@ impl Broker {
     /// The produce purgatory's purge, when its reaper step finds enough completed operations
     /// lingering.
     pub(super) fn produce_purge_step(&mut self, ctx: &mut Ctx) {
+        if !self.produce_purgatory.reaper_woke_at(ctx.now_ms) {
+            return;
+        }
         let estimated_before = self.produce_purgatory.estimated_total_operations();
-        if let Some(removed) = self.produce_purgatory.purge_step_if_woken(ctx.now_ms) {
+        if let Some(removed) = self.produce_purgatory.purge_step(ctx.now_ms) {
             let (broker, gauges) = (self.id, self.produce_gauges());
             ctx.emit(None, || Event::Purged {
                 broker,

@@ -94,8 +94,8 @@ pub struct Purgatory<K, O> {
     last_reaper_step_ms: u64,
     /// The millisecond in which this purgatory's own reaper steps (a bucket of its timer came
     /// due, or its idle poll ended with a purge due), set by [`Self::collect_due`]. A caller
-    /// that wakes several purgatories together steps only those (see
-    /// [`Self::purge_step_if_woken`]): in Kafka each purgatory has its own reaper thread.
+    /// that wakes several purgatories together steps only those (see [`Self::reaper_woke_at`]):
+    /// in Kafka each purgatory has its own reaper thread.
     woken_ms: Option<u64>,
     /// Timeouts that the wheels handed back as due and that have not run yet, by (expiration,
     /// order), first at the back. Kafka's reaper hands due tasks to an executor the same way;
@@ -459,13 +459,10 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.purge_due().then(|| self.purge())
     }
 
-    /// [`Self::purge_step`] if this purgatory's own reaper woke now (see [`Self::collect_due`]);
-    /// otherwise nothing, and its 200 ms poll keeps counting from its last step.
-    pub fn purge_step_if_woken(&mut self, now_ms: u64) -> Option<usize> {
-        if self.woken_ms != Some(now_ms) {
-            return None;
-        }
-        self.purge_step(now_ms)
+    /// Whether this purgatory's own reaper woke at `now_ms` (see [`Self::collect_due`]): a caller
+    /// that wakes several purgatories together runs [`Self::purge_step`] only for those.
+    pub fn reaper_woke_at(&self, now_ms: u64) -> bool {
+        self.woken_ms == Some(now_ms)
     }
 
     fn purge_due(&self) -> bool {

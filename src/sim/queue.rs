@@ -208,18 +208,14 @@ impl Agenda {
     /// Items in flight, in the order they will be processed (for the page to draw messages
     /// travelling).
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Scheduled)> {
-        self.sorted().into_iter().map(|e| (e.at_ms, &e.what))
+        self.iter_placed().map(|(at_ms, _, what)| (at_ms, what))
     }
 
     /// Items with their places (time, sequence number), in the order they will be processed.
     pub fn iter_placed(&self) -> impl Iterator<Item = (u64, u64, &Scheduled)> {
-        self.sorted().into_iter().map(|e| (e.at_ms, e.seq, &e.what))
-    }
-
-    fn sorted(&self) -> Vec<&Entry> {
         let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
         crate::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
-        all
+        all.into_iter().map(|e| (e.at_ms, e.seq, &e.what))
     }
 
     /// Empties the agenda, handing back every item with its place, in the order they would have
