@@ -49,8 +49,8 @@ fn curated_scenarios_give_the_same_results() {
 }
 
 /// A random scenario with its actions spread over a long run, so that the cluster idles between
-/// them: the fetch wait at least 50 ms unless the run is short, as every round trip of the run
-/// with the fast-forward off is simulated.
+/// them, and one in four with a wider first topic: the fetch wait at least 50 ms unless the run
+/// is short, as every round trip of the run with the fast-forward off is simulated.
 fn stretched(seed: u64) -> Scenario {
     let mut s = random_scenario(seed);
     let mut rng = SplitMix64(seed ^ 0x5eed);
