@@ -7,15 +7,28 @@ mod common;
 use common::{random_scenario, SplitMix64};
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::Scenario;
+use purgatory_playground::sim::invariants::InvariantState;
 use purgatory_playground::sim::{budget, play_scenario_within, Simulation};
 
 /// Plays `scenario` to its end, the fast-forward on or off: the result with the cluster's state
 /// at the end (`fast_forward_digest`: every clock, timer and message in flight), and (jumps,
 /// skipped ms).
+/// With the fast-forward on, the run goes in eight parts, the model's invariant checker after
+/// each (so after jumps too).
 fn play(scenario: &Scenario, fast_forward: bool) -> (String, (u64, u64)) {
     let mut sim = Simulation::from_scenario(scenario, false).expect("a valid scenario");
     sim.set_record_actions(false);
     sim.set_fast_forward(fast_forward);
+    if fast_forward {
+        let mut state = InvariantState::default();
+        for part in 1..=8 {
+            let until_ms = scenario.run_until_ms / 8 * part;
+            sim.run_until(until_ms);
+            if let Err(e) = sim.check_invariants(&mut state) {
+                panic!("{}: at {until_ms} ms: {e}", scenario.name);
+            }
+        }
+    }
     sim.run_until(scenario.run_until_ms);
     let result = json(&sim.result(&scenario.name, scenario.run_until_ms));
     let state = format!("{result}\n{:?}", sim.fast_forward_digest());
