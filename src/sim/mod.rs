@@ -8,7 +8,10 @@
 //! - `dispatch`: what each scheduled item does when it comes due;
 //! - `actions`: applying actions;
 //! - `report`: the result document;
-//! - `invariants`: the checker tests run after every step.
+//! - `invariants`: the checker tests run after every step;
+//! - `budget`: what a scenario will cost, estimated up front (the runner's work budget);
+//! - `fast_forward`: skipping idle stretches by whole periods (native only; the .wasm builds
+//!   `fast_forward_off.rs` instead).
 
 pub mod action;
 mod actions;
