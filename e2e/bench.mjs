@@ -17,7 +17,8 @@
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './lib.mjs';
 import { startNodeServer } from '../scripts/static-server.mjs';
@@ -103,6 +104,15 @@ async function workload(browser, base) {
   console.log(`  native ${n.toFixed(0)} ms (${native.ms.join(', ')}), wasm ${w.toFixed(0)} ms (${wasm.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(w / n).toFixed(2)}x (goal <= 1.5x)`);
   const same = native.outcome === wasm.outcome;
   console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
+  // The build that is not shipped, when it has been built (`scripts/build-wasm.sh --bench-o3`),
+  // in the same run: what the speed goal would cost in size.
+  const o3 = path.join(SERVE_ROOT, 'www/bench-pkg-o3/purgatory_playground_bg.wasm');
+  if (existsSync(o3)) {
+    const fast = await benchPage(browser, base, `mode=workload&pkg=o3&requests=${requests}&rounds=${rounds}`, 600000);
+    const f = median(fast.wasm_ms);
+    const gz = gzipSync(readFileSync(o3), { level: 9 }).length;
+    console.log(`  not shipped, opt-level 3 (www/bench-pkg-o3, ${gz.toLocaleString('en')} B gzipped with the workload): wasm ${f.toFixed(0)} ms (${fast.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(f / n).toFixed(2)}x, ${fast.outcome === native.outcome ? 'same outcome' : `outcome DIFFERS: ${fast.outcome}`}`);
+  }
 }
 
 /**

@@ -11,7 +11,8 @@
 //   bench.html?mode=workload&requests=6000000&rounds=3
 //   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
 //     Kafka's purgatory workload (src/workload.rs) in the shipping build flags with the `workload`
-//     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay.
+//     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay. With
+//     &pkg=o3, the build that is not shipped (www/bench-pkg-o3, `--bench-o3`: opt-level 3).
 //
 // The result is JSON in [data-testid="bench-result"], which gets `data-done` when it is there.
 const params = new URLSearchParams(location.search);
@@ -28,7 +29,11 @@ function finish(result) {
 async function workload() {
   const requests = Number(params.get('requests') ?? 6000000);
   const rounds = Number(params.get('rounds') ?? 3);
-  const { default: init, PurgatoryWorkload } = await import('./bench-pkg/purgatory_playground.js');
+  // Two known builds only: the URL never names a module path.
+  const glue = params.get('pkg') === 'o3'
+    ? await import('./bench-pkg-o3/purgatory_playground.js')
+    : await import('./bench-pkg/purgatory_playground.js');
+  const { default: init, PurgatoryWorkload } = glue;
   await init();
   const w = new PurgatoryWorkload(requests);
   const ms = [];
