@@ -1,13 +1,18 @@
-//! `Purgatory<K, O>`: operations waiting on watch keys and on the timer.
+//! `Purgatory<K, O>`: operations waiting on watch keys and on the timer. Here: adding, watching
+//! and completing operations; `reaper`: timeouts and purges; `time_shift`: what the simulation's
+//! idle fast-forward reads and moves.
 
 use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::timer::{AddResult, EntryStore, Fired, TimerHandle, TimerView, Wheels};
+use crate::timer::{AddResult, EntryStore, TimerHandle, TimerView, Wheels};
 
 use super::held::{Held, Slab};
 use super::watchers::{ListId, Memberships, Watchers};
+
+mod reaper;
+mod time_shift;
 
 /// Identifies an operation while it is held (waiting, or completed but still on a watch list).
 /// Generational, so an id kept after the operation left the purgatory never aliases a new one.
@@ -105,15 +110,8 @@ pub struct Purgatory<K, O> {
     next_seq: u64,
 }
 
-/// How many garbage operations ahead the purge asks for a slot: enough loads in flight to hide
-/// a memory access behind the work on the ones before it.
-const PURGE_PREFETCH_DISTANCE: usize = 16;
-
 /// How many operations ahead `force_complete_all` asks for a slot.
 const COMPLETION_PREFETCH_DISTANCE: usize = 8;
-
-/// Kafka: the reaper thread loops on `advanceClock(200L)`.
-pub const REAPER_POLL_MS: u64 = 200;
 
 impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     pub fn new(name: &'static str, purge_interval: u64, start_ms: u64) -> Self {
@@ -178,44 +176,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             .held
             .slot_of(TimerHandle::new(id.slot, id.generation))?;
         Some(self.held.expiration_ms(slot))
-    }
-
-    /// Each operation waiting on the timer: its timeout's expiration and order, and the
-    /// operation, in (expiration, order) order.
-    pub fn timeouts(&self) -> Vec<(u64, u64, &O)> {
-        let mut waiting: Vec<_> = self.held.timed_iter().collect();
-        crate::sort::sort_by(&mut waiting, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        waiting
-    }
-
-    /// The timer's wheels relative to `origin_ms` (see [`Wheels::relative_shape`]).
-    pub fn relative_timer_shape(&self, origin_ms: u64, out: &mut Vec<u64>) {
-        self.timer.relative_shape(&self.held, origin_ms, out);
-    }
-
-    /// The timer's finest clock (see [`Wheels::current_time_ms`]).
-    pub fn timer_current_time_ms(&self) -> u64 {
-        self.timer.current_time_ms()
-    }
-
-    /// See [`Wheels::coarsest_interval_ms`].
-    pub fn timer_coarsest_interval_ms(&self) -> u128 {
-        self.timer.coarsest_interval_ms()
-    }
-
-    /// Moves the purgatory's clock-bound state `delta_ms` later, between two milliseconds: the
-    /// timer ([`Wheels::shift_by`]: `delta_ms` a multiple of its coarsest interval), the reaper's
-    /// last step, and each waiting operation through `delay_op`. Watch lists, counts and the
-    /// completed operations stay as they are. For the simulation's idle fast-forward, which
-    /// moves a purgatory whose operations come and go the same way period after period.
-    pub fn shift_by(&mut self, delta_ms: u64, mut delay_op: impl FnMut(&mut O)) {
-        assert!(self.due.is_empty(), "shifted between milliseconds only");
-        self.timer.shift_by(&mut self.held, delta_ms);
-        self.last_reaper_step_ms += delta_ms;
-        self.woken_ms = None;
-        for op in self.held.timed_ops_mut() {
-            delay_op(op);
-        }
     }
 
     /// Panics unless the timing wheels and the operations' entries agree (see
@@ -380,143 +340,6 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             completed += usize::from(self.force_complete(id, hooks));
         }
         completed
-    }
-
-    /// When the reaper next has work: the timer's next bucket, or a purge that is due.
-    pub fn next_wake_ms(&self, now_ms: u64) -> Option<u64> {
-        let timer = self.timer.next_expiration_ms();
-        let purge = self.purge_due().then(|| {
-            // The reaper polls for up to 200 ms at a time since its last step; an idle poll ends
-            // on that grid, and only then does it look at the purge condition.
-            let last = self.last_reaper_step_ms;
-            last + REAPER_POLL_MS * now_ms.saturating_sub(last).div_ceil(REAPER_POLL_MS).max(1)
-        });
-        match (timer, purge) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// One reaper step at `now_ms` (Kafka: `DelayedOperationPurgatory.advanceClock`): expire what
-    /// is due, in (expiration, order) order, then purge if enough completed ops linger. Returns
-    /// how many entries the purge removed (0 when it did not run). The same as
-    /// [`Self::collect_due`], [`Self::run_next_due`] until nothing is due, then
-    /// [`Self::purge_step`].
-    pub fn advance_clock(&mut self, now_ms: u64, hooks: &mut impl Hooks<O>) -> Option<usize> {
-        self.collect_due(now_ms);
-        while let Some((_, _, id)) = self.due.pop() {
-            self.expire_due(id, hooks);
-        }
-        self.purge_step(now_ms)
-    }
-
-    /// The first half of a reaper step: advance the wheels to `now_ms` (cascading entries into
-    /// finer buckets) and take out the timeouts that are due, without running them. They wait,
-    /// in (expiration, order) order, for [`Self::run_next_due`]; meanwhile they no longer count
-    /// in [`Self::num_delayed_operations`] (Kafka's timer counts a task out when its bucket is
-    /// flushed, before the executor runs it). An operation that completes meanwhile is skipped
-    /// when its turn comes.
-    pub fn collect_due(&mut self, now_ms: u64) {
-        if self.next_wake_ms(now_ms).is_some_and(|wake| wake <= now_ms) {
-            self.woken_ms = Some(now_ms);
-        }
-        let mut due = std::mem::take(&mut self.due);
-        let before = due.len();
-        self.timer
-            .advance_clock(&mut self.held, now_ms, |fired: Fired<Timeout>| {
-                due.push((fired.expiration_ms, fired.task.seq, fired.task.op));
-            });
-        if due.len() > before {
-            // First at the back, so each run pops one. Entries come out of the wheels roughly
-            // in order already; the sort is cheap then.
-            due.sort_unstable_by(|a, b| b.cmp(a));
-        }
-        self.due = due;
-    }
-
-    /// The order (see [`Self::try_complete_else_watch_ordered`]) of the first due timeout that
-    /// has not run, if any.
-    pub fn next_due_order(&self) -> Option<u64> {
-        self.due.last().map(|&(_, order, _)| order)
-    }
-
-    /// Runs the first due timeout collected by [`Self::collect_due`]: Kafka's
-    /// `DelayedOperation.run`, which expires the operation unless it completed meanwhile.
-    /// Returns false when nothing was due.
-    pub fn run_next_due(&mut self, hooks: &mut impl Hooks<O>) -> bool {
-        let Some((_, _, id)) = self.due.pop() else {
-            return false;
-        };
-        self.expire_due(id, hooks);
-        true
-    }
-
-    /// The second half of a reaper step: purge if enough completed operations linger (Kafka:
-    /// `estimatedTotalOperations - numDelayed > purgeInterval`). Returns how many entries the
-    /// purge removed, or `None` when it did not run.
-    pub fn purge_step(&mut self, now_ms: u64) -> Option<usize> {
-        self.last_reaper_step_ms = now_ms;
-        self.purge_due().then(|| self.purge())
-    }
-
-    /// Whether this purgatory's own reaper woke at `now_ms` (see [`Self::collect_due`]): a caller
-    /// that wakes several purgatories together runs [`Self::purge_step`] only for those.
-    pub fn reaper_woke_at(&self, now_ms: u64) -> bool {
-        self.woken_ms == Some(now_ms)
-    }
-
-    fn purge_due(&self) -> bool {
-        self.estimated_total_operations
-            .saturating_sub(self.held.live() as u64)
-            > self.purge_interval
-    }
-
-    /// Kafka: `purgeCompleted` over every watcher list, after resetting the estimate to the number
-    /// of delayed operations.
-    ///
-    /// The completed entries are those of operations that completed while still watched: each
-    /// list has counted its own as they completed, and the operations are remembered in
-    /// `garbage`. Releasing exactly those and taking each list's count off removes the same
-    /// entries as Kafka's walk of every list, at a cost proportional to the garbage. Their ids
-    /// stay in the lists' storage as tombstones until a walk or a compaction drops them.
-    fn purge(&mut self) -> usize {
-        self.estimated_total_operations = self.held.live() as u64;
-        // Drained and handed back, so its capacity is reused purge after purge.
-        let mut garbage = std::mem::take(&mut self.garbage);
-        for (i, &id) in garbage.iter().enumerate() {
-            if let Some(&ahead) = garbage.get(i + PURGE_PREFETCH_DISTANCE) {
-                self.held.prefetch_for_release(ahead);
-            }
-            // Not held any more if walks have taken it off all its lists since.
-            if let Some(held) = self.held.get(id).filter(|h| h.completed) {
-                let memberships = held.memberships;
-                self.release(id, memberships);
-            }
-        }
-        garbage.clear();
-        self.garbage = garbage;
-        let held = &self.held;
-        self.watchers.purge(|id| held.is_held(id))
-    }
-
-    /// A due timeout's turn: the operation may have completed (and even left) since its entry
-    /// was taken off the timer.
-    fn expire_due(&mut self, id: OpId, hooks: &mut impl Hooks<O>) {
-        if self.held.get(id).is_some_and(|h| !h.completed) {
-            self.expire(id, hooks);
-        }
-    }
-
-    /// Kafka: `DelayedOperation.run` on the expiration executor.
-    fn expire(&mut self, id: OpId, hooks: &mut impl Hooks<O>) {
-        let held = held_mut(&mut self.held, id, self.name);
-        if held.completed {
-            return;
-        }
-        held.completed = true;
-        hooks.on_complete(id, &mut held.op, Completion::Expired);
-        hooks.on_expiration(id, &mut held.op);
-        note_garbage(&mut self.watchers, &mut self.garbage, id, held, 0);
     }
 
     /// Kafka: `safeTryComplete` + the `forceComplete` inside `tryComplete`.

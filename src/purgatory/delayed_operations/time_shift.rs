@@ -1,0 +1,46 @@
+//! What the simulation's idle fast-forward asks of a purgatory: its waiting timeouts and its
+//! timer written out relative to a time, and the whole purgatory moved later in time.
+
+use std::hash::Hash;
+
+use super::Purgatory;
+
+impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
+    /// Each operation waiting on the timer: its timeout's expiration and order, and the
+    /// operation, in (expiration, order) order.
+    pub fn timeouts(&self) -> Vec<(u64, u64, &O)> {
+        let mut waiting: Vec<_> = self.held.timed_iter().collect();
+        crate::sort::sort_by(&mut waiting, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        waiting
+    }
+
+    /// The timer's wheels relative to `origin_ms` (see [`Wheels::relative_shape`]).
+    pub fn relative_timer_shape(&self, origin_ms: u64, out: &mut Vec<u64>) {
+        self.timer.relative_shape(&self.held, origin_ms, out);
+    }
+
+    /// The timer's finest clock (see [`Wheels::current_time_ms`]).
+    pub fn timer_current_time_ms(&self) -> u64 {
+        self.timer.current_time_ms()
+    }
+
+    /// See [`Wheels::coarsest_interval_ms`].
+    pub fn timer_coarsest_interval_ms(&self) -> u128 {
+        self.timer.coarsest_interval_ms()
+    }
+
+    /// Moves the purgatory's clock-bound state `delta_ms` later, between two milliseconds: the
+    /// timer ([`Wheels::shift_by`]: `delta_ms` a multiple of its coarsest interval), the reaper's
+    /// last step, and each waiting operation through `delay_op`. Watch lists, counts and the
+    /// completed operations stay as they are. For the simulation's idle fast-forward, which
+    /// moves a purgatory whose operations come and go the same way period after period.
+    pub fn shift_by(&mut self, delta_ms: u64, mut delay_op: impl FnMut(&mut O)) {
+        assert!(self.due.is_empty(), "shifted between milliseconds only");
+        self.timer.shift_by(&mut self.held, delta_ms);
+        self.last_reaper_step_ms += delta_ms;
+        self.woken_ms = None;
+        for op in self.held.timed_ops_mut() {
+            delay_op(op);
+        }
+    }
+}
