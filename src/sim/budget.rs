@@ -19,7 +19,7 @@
 //! the runner stops it, with the same kind of line, if the meter passes the budget after all.
 
 use super::action::{Action, TimedAction};
-use crate::kafka::config::TopicSpec;
+use crate::kafka::config::{Config, TopicSpec};
 use crate::scenario::{Scenario, ScenarioError};
 
 /// The most work an accepted scenario may cost, in work-meter units. Calibrated on the runner
@@ -191,22 +191,14 @@ pub const MAX_IDLE_PERIOD_MS: u64 = 86_400_000;
 /// fast-forward out or no stretch is long enough for a jump.
 pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
     let c = &scenario.config;
-    let (wait, delay) = (c.replica_fetch_wait_max_ms, c.network_delay_ms);
-    let cycle = wait.checked_add(delay.checked_mul(2)?)?;
-    let isr_check = c.isr_expiration_period_ms().max(1);
-    if cycle == 0 || isr_check <= wait.max(delay) {
-        return None;
-    }
     // The coarsest fetch timer level: the first whose span holds a fetch wait ahead of a clock
     // that lags by up to another.
     let mut span: u64 = 20;
-    while span <= wait.saturating_mul(2) {
+    while span <= c.replica_fetch_wait_max_ms.saturating_mul(2) {
         span = span.checked_mul(20)?;
     }
-    let period = cycle / gcd(cycle, span) * span;
-    if period > MAX_IDLE_PERIOD_MS {
-        return None;
-    }
+    let period = idle_period_ms(c, u128::from(span))?;
+    let isr_check = c.isr_expiration_period_ms().max(1);
     let longest_timeout = scenario
         .actions
         .iter()
@@ -252,12 +244,36 @@ pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
     )
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
+/// An idle follower's fetch cycle: parked for the fetch wait, then answered, each way one
+/// network delay.
+pub fn fetch_cycle_ms(config: &Config) -> u64 {
+    config
+        .replica_fetch_wait_max_ms
+        .saturating_add(config.network_delay_ms.saturating_mul(2))
+}
+
+/// The idle fast-forward's period (`sim::fast_forward`) under `config`, with fetch timers whose
+/// coarsest interval is `coarsest_interval_ms`: the least common multiple of the fetch cycle and
+/// that interval. `None` when the settings rule a jump out: a fetch cycle of 0, ISR checks no
+/// further apart than the fetch wait or the network delay, or a period over
+/// [`MAX_IDLE_PERIOD_MS`].
+pub fn idle_period_ms(config: &Config, coarsest_interval_ms: u128) -> Option<u64> {
+    let cycle = fetch_cycle_ms(config);
+    let isr_check = config.isr_expiration_period_ms().max(1);
+    let longest_lead = config
+        .replica_fetch_wait_max_ms
+        .max(config.network_delay_ms);
+    if cycle == 0 || isr_check <= longest_lead || coarsest_interval_ms == 0 {
+        return None;
     }
+    let (a, b) = (u128::from(cycle), coarsest_interval_ms);
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    u64::try_from(a / x * b)
+        .ok()
+        .filter(|&p| p <= MAX_IDLE_PERIOD_MS)
 }
 
 fn refusal(path: &str, message: String) -> ScenarioError {

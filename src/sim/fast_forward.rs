@@ -34,7 +34,7 @@
 use super::queue::{Placed, Scheduled};
 use super::Simulation;
 
-use super::budget::MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS;
+use super::budget::{self, MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS};
 
 /// After a probe that finds the cluster busy, the next waits this many fetch cycles, then twice
 /// as many, up to one period: a busy run pays for few probes, an idle one waits at most a period
@@ -136,7 +136,7 @@ impl Simulation {
     }
 
     fn back_off(&mut self) {
-        let cycle = self.fetch_cycle_ms().max(1);
+        let cycle = budget::fetch_cycle_ms(&self.config).max(1);
         let ceiling = self.idle_period_ms().unwrap_or(MAX_PERIOD_MS);
         let ff = &mut self.fast_forward;
         let floor = FIRST_RETRY_CYCLES * cycle;
@@ -219,32 +219,22 @@ impl Simulation {
         out
     }
 
-    /// A fetch's round trip while idle: parked for the fetch wait, then answered, each way one
-    /// network delay.
-    fn fetch_cycle_ms(&self) -> u64 {
-        let c = &self.config;
-        c.replica_fetch_wait_max_ms
-            .saturating_add(2 * c.network_delay_ms)
-    }
-
     fn isr_check_period_ms(&self) -> u64 {
         // As `dispatch` schedules them: a period of 0 would never let time move on.
         self.config.isr_expiration_period_ms().max(1)
     }
 
-    /// The period to look for, if the settings allow a jump.
+    /// The period to look for, if the settings allow a jump ([`budget::idle_period_ms`]). Every
+    /// fetch timer's coarsest interval is its tick times a power of its wheel size, the same for
+    /// all, so the largest is a multiple of the others.
     fn idle_period_ms(&self) -> Option<u64> {
-        let c = &self.config;
-        let cycle = self.fetch_cycle_ms();
-        let isr_check = self.isr_check_period_ms();
-        if cycle == 0 || isr_check <= c.replica_fetch_wait_max_ms.max(c.network_delay_ms) {
-            return None;
-        }
-        let mut period = u128::from(cycle);
-        for b in self.brokers.iter().filter(|b| b.running) {
-            period = lcm(period, b.fetch_purgatory.timer_coarsest_interval_ms());
-        }
-        u64::try_from(period).ok().filter(|&p| p <= MAX_PERIOD_MS)
+        let coarsest = self
+            .brokers
+            .iter()
+            .filter(|b| b.running)
+            .map(|b| b.fetch_purgatory.timer_coarsest_interval_ms())
+            .max()?;
+        budget::idle_period_ms(&self.config, coarsest)
     }
 
     /// The earliest time after `origin_ms` at which something that is not a repetition may
@@ -458,15 +448,4 @@ fn classify(before: &[u64], after: &[u64], period_ms: u64) -> Option<Vec<bool>> 
             _ => None,
         })
         .collect()
-}
-
-fn lcm(a: u128, b: u128) -> u128 {
-    fn gcd(a: u128, b: u128) -> u128 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    a / gcd(a, b) * b
 }
