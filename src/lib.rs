@@ -20,6 +20,7 @@
 //! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
+mod hot;
 pub mod kafka;
 mod next_fit;
 mod prefetch;

@@ -295,9 +295,10 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         };
         let mut entries = self.watchers.take_entries(list);
         let mut completed = 0;
-        // One pass in FIFO order, rotating the survivors to the back of the same deque.
-        for _ in 0..entries.len() {
-            let id = entries.pop_front().expect("counted");
+        // One pass in FIFO order, keeping the survivors in order in place.
+        let mut kept = 0;
+        for k in 0..entries.len() {
+            let id = entries.get(k);
             let Some(held) = self.held.get(id) else {
                 continue; // a tombstone left by a purge
             };
@@ -308,9 +309,11 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             if already_done || done_now {
                 self.unwatch(id, list);
             } else {
-                entries.push_back(id);
+                entries.keep(kept, id);
+                kept += 1;
             }
         }
+        entries.truncate(kept);
         self.watchers.finish_walk(list, entries);
         completed
     }
@@ -391,6 +394,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     }
 
     /// The op leaves the purgatory: its slot and its id are free for reuse.
+    #[inline(always)]
     fn release(&mut self, id: OpId, memberships: Memberships) {
         self.watchers.forget(memberships);
         self.held.release(id);
@@ -406,13 +410,22 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
 /// fields free to borrow, so a completion looks its slot up once.
 #[inline(always)]
 fn held_mut<'a, O>(slab: &'a mut Slab<O>, id: OpId, name: &str) -> &'a mut Held<O> {
-    slab.get_mut(id)
-        .unwrap_or_else(|| panic!("stale operation id {id:?} in the {name} purgatory"))
+    match slab.get_mut(id) {
+        Some(held) => held,
+        None => stale(id, name),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn stale(id: OpId, name: &str) -> ! {
+    panic!("stale operation id {id:?} in the {name} purgatory")
 }
 
 /// An op has just completed: each of its entries is garbage on its list now (a walk or the purge
 /// takes it off), and the op is remembered for the purge if it will stay on some list
 /// (`leaving`: the entry that the walk completing it is about to take off).
+#[inline(always)]
 fn note_garbage<K: Ord + Hash + Clone, O>(
     watchers: &mut Watchers<K>,
     garbage: &mut Vec<OpId>,
@@ -422,6 +435,6 @@ fn note_garbage<K: Ord + Hash + Clone, O>(
 ) {
     watchers.mark_garbage(&held.memberships);
     if held.watch_count as usize > leaving {
-        garbage.push(id);
+        crate::hot::push(garbage, id);
     }
 }

@@ -16,6 +16,7 @@
 //! purge's compaction checks millions of watch entries in a row, and reading four bytes per
 //! entry instead of a whole slot makes that walk about sixteen times less memory.
 
+use crate::hot;
 use crate::next_fit::{NextFit, RETIRED};
 use crate::timer::{BucketRef, EntryStore, TimerHandle};
 
@@ -85,7 +86,8 @@ impl<O> Slab<O> {
     pub fn insert(&mut self, held: Held<O>) -> OpId {
         let slots = &self.slots;
         let found = self.next_fit.place(slots.len(), |slot| {
-            slots[slot].held.is_none() && slots[slot].generation != RETIRED
+            let entry = hot::at(slots, slot);
+            entry.held.is_none() && entry.generation != RETIRED
         });
         let slot = match found {
             Some(slot) => slot,
@@ -99,7 +101,7 @@ impl<O> Slab<O> {
             }
         };
         let slot = u32::try_from(slot).expect("at most u32::MAX operations");
-        let entry = &mut self.slots[slot as usize];
+        let entry = hot::at_mut(&mut self.slots, slot as usize);
         entry.held = Some(held);
         OpId {
             slot,
@@ -111,7 +113,7 @@ impl<O> Slab<O> {
     /// whose generation reaches `RETIRED` is never reused, so an id never aliases a later one
     /// and a matching generation always means the slot is held.
     pub fn release(&mut self, id: OpId) {
-        let entry = &mut self.slots[id.slot as usize];
+        let entry = hot::at_mut(&mut self.slots, id.slot as usize);
         debug_assert_eq!(entry.generation, id.generation);
         debug_assert!(
             entry.held.as_ref().is_some_and(|h| h.timer.is_none()),
@@ -120,7 +122,7 @@ impl<O> Slab<O> {
         // Dropped in place: for an operation without drop glue, a write alone.
         entry.held = None;
         entry.generation += 1;
-        self.generations[id.slot as usize] = entry.generation;
+        *hot::at_mut(&mut self.generations, id.slot as usize) = entry.generation;
         self.next_fit.released(entry.generation);
     }
 
@@ -128,12 +130,12 @@ impl<O> Slab<O> {
     /// generations' copy: a matching generation means the slot is held (see `release`).
     #[inline(always)]
     pub fn is_held(&self, id: OpId) -> bool {
-        self.generations.get(id.slot as usize) == Some(&id.generation)
+        hot::get(&self.generations, id.slot as usize) == Some(&id.generation)
     }
 
     #[inline(always)]
     pub fn get(&self, id: OpId) -> Option<&Held<O>> {
-        let entry = self.slots.get(id.slot as usize)?;
+        let entry = hot::get(&self.slots, id.slot as usize)?;
         if entry.generation != id.generation {
             return None;
         }
@@ -142,7 +144,7 @@ impl<O> Slab<O> {
 
     #[inline(always)]
     pub fn get_mut(&mut self, id: OpId) -> Option<&mut Held<O>> {
-        let entry = self.slots.get_mut(id.slot as usize)?;
+        let entry = hot::get_mut(&mut self.slots, id.slot as usize)?;
         if entry.generation != id.generation {
             return None;
         }
@@ -200,20 +202,14 @@ impl<O> Slab<O> {
     /// The held op in `slot` whose timer entry is live.
     #[inline(always)]
     fn timed(&self, slot: u32) -> &Held<O> {
-        self.slots[slot as usize]
-            .held
-            .as_ref()
-            .filter(|h| h.timer.is_some())
-            .expect("a live timer entry")
+        let held = hot::at(&self.slots, slot as usize).held.as_ref();
+        hot::expect(held.filter(|h| h.timer.is_some()), "a live timer entry")
     }
 
     #[inline(always)]
     fn timed_mut(&mut self, slot: u32) -> &mut Held<O> {
-        self.slots[slot as usize]
-            .held
-            .as_mut()
-            .filter(|h| h.timer.is_some())
-            .expect("a live timer entry")
+        let held = hot::at_mut(&mut self.slots, slot as usize).held.as_mut();
+        hot::expect(held.filter(|h| h.timer.is_some()), "a live timer entry")
     }
 
     /// Ends the live timer entry in `slot` (a cancel or an expiry).
@@ -259,7 +255,7 @@ impl<O> EntryStore for Slab<O> {
 
     #[inline(always)]
     fn bucket_of(&self, slot: u32) -> BucketRef {
-        self.timed(slot).timer.expect("timed")
+        hot::expect(self.timed(slot).timer, "timed")
     }
 
     #[inline(always)]

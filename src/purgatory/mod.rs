@@ -14,6 +14,7 @@
 mod delayed_operations;
 mod fixed_hash;
 mod held;
+mod id_queue;
 mod watchers;
 
 use delayed_operations::Timeout;

@@ -1,7 +1,7 @@
 //! The watch lists (Kafka: `DelayedOperationPurgatory.Watchers`): one FIFO list of operation
 //! ids per watch key, and the count Kafka reports as `PurgatorySize`.
 //!
-//! A list is a `VecDeque` of ids, so appending and walking it touch memory in order. Kafka's
+//! A list is a FIFO queue of ids ([`IdQueue`]), so appending and walking it touch memory in order. Kafka's
 //! purge removes completed operations from every list. Here each list counts its completed
 //! entries as they complete (`garbage`), so the purge takes them off the lists' counts in one
 //! subtraction per list, and their ids stay behind as tombstones (ids whose slots the purge has
@@ -10,11 +10,13 @@
 //! is compacted, so removal is O(1) amortized however long the list is, where walking every list
 //! on every purge is O(entries).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::hash::Hash;
 
 use super::fixed_hash::FixedState;
+use super::id_queue::IdQueue;
 use super::OpId;
+use crate::hot;
 
 /// A list whose physical length exceeds this many entries plus twice its live count is
 /// compacted after a purge.
@@ -33,7 +35,7 @@ const MAX_IDLE_CAPACITY: usize = 1024;
 struct WatchList<K> {
     key: K,
     /// Ids in the order they were watched, tombstones included.
-    entries: VecDeque<OpId>,
+    entries: IdQueue,
     /// Entries logically on the list: waiting operations, and completed ones not yet removed.
     live: usize,
     /// The completed ones among `live`: what the next purge takes off.
@@ -175,13 +177,13 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 
     /// Takes a list's entries out for a walk; give them back with [`Watchers::finish_walk`].
-    pub fn take_entries(&mut self, list: ListId) -> VecDeque<OpId> {
+    pub fn take_entries(&mut self, list: ListId) -> IdQueue {
         std::mem::take(&mut self.list_mut(list).entries)
     }
 
     /// Ends a walk: puts the surviving entries back, or retires the list when nothing is live on
     /// it any more (Kafka: `removeKeyIfEmpty`).
-    pub fn finish_walk(&mut self, list: ListId, entries: VecDeque<OpId>) {
+    pub fn finish_walk(&mut self, list: ListId, entries: IdQueue) {
         self.list_mut(list).entries = entries;
         self.retire_if_empty(list);
     }
@@ -195,7 +197,10 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             }
             return;
         }
-        for &list in memberships.0.iter().take_while(|&&list| list != UNUSED) {
+        for &list in &memberships.0 {
+            if list == UNUSED {
+                break;
+            }
             self.mark_one_garbage(list);
         }
     }
@@ -207,7 +212,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
         watch_list.garbage += 1;
         if watch_list.purge_mark != epoch {
             watch_list.purge_mark = epoch;
-            self.lists_with_garbage.push(list);
+            hot::push(&mut self.lists_with_garbage, list);
         }
     }
 
@@ -270,11 +275,14 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             // Operations mostly leave a list in about the order they joined it (with one
             // timeout, they expire in that order), so tombstones gather at its front: dropping
             // them there costs one check each, where a compaction would read the whole list.
-            while watch_list.entries.front().is_some_and(|&id| !is_held(id)) {
-                watch_list.entries.pop_front();
+            while let Some(id) = watch_list.entries.front() {
+                if is_held(id) {
+                    break;
+                }
+                watch_list.entries.drop_front();
             }
             if watch_list.entries.len() > 2 * watch_list.live + COMPACTION_SLACK {
-                watch_list.entries.retain(|&id| is_held(id));
+                watch_list.entries.retain(&is_held);
             }
         }
         lists.clear();
@@ -284,7 +292,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 
     /// Every list as (key, ids in FIFO order, tombstones included), by key order.
-    pub fn lists_by_key(&self) -> Vec<(&K, &VecDeque<OpId>)> {
+    pub(super) fn lists_by_key(&self) -> Vec<(&K, &IdQueue)> {
         let mut lists: Vec<_> = self
             .lists
             .iter()
@@ -299,7 +307,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     fn create(&mut self, key: &K) -> ListId {
         let watch_list = WatchList {
             key: key.clone(),
-            entries: VecDeque::new(),
+            entries: IdQueue::default(),
             live: 0,
             garbage: 0,
             purge_mark: 0,
@@ -325,12 +333,15 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
 
     #[inline(always)]
     fn list(&self, list: ListId) -> &WatchList<K> {
-        self.lists[list as usize].as_ref().expect("a live list")
+        hot::expect(hot::at(&self.lists, list as usize).as_ref(), "a live list")
     }
 
     #[inline(always)]
     fn list_mut(&mut self, list: ListId) -> &mut WatchList<K> {
-        self.lists[list as usize].as_mut().expect("a live list")
+        hot::expect(
+            hot::at_mut(&mut self.lists, list as usize).as_mut(),
+            "a live list",
+        )
     }
 }
 

@@ -3,8 +3,9 @@
 
 use super::delay_queue::DelayQueue;
 use super::store::{self, BucketRef, EntryStore};
-use super::wheel::{BucketId, Placement, TimingWheel};
+use super::wheel::{Bucket, BucketId, Placement, TimingWheel};
 use super::{AddResult, Fired, TimerHandle, DEFAULT_TICK_MS, DEFAULT_WHEEL_SIZE};
+use crate::hot;
 
 /// The hierarchy of wheels and the delay queue of their buckets: a timer without storage of its
 /// own. Each operation takes the [`EntryStore`] that keeps the entries, always the same one.
@@ -136,7 +137,7 @@ impl Wheels {
     /// It lags the caller's clock and moves only when a bucket expires.
     #[inline(always)]
     pub fn current_time_ms(&self) -> u64 {
-        self.levels[0].current_time_ms
+        hot::at(&self.levels, 0).current_time_ms
     }
 
     /// How many wheel levels exist so far (overflow wheels are created on demand).
@@ -215,7 +216,7 @@ impl Wheels {
         }
         let mut level = 0;
         loop {
-            match self.levels[level].placement(expiration_ms) {
+            match hot::at(&self.levels, level).placement(expiration_ms) {
                 Placement::Expired => return None,
                 Placement::Overflow => {
                     if level + 1 == self.levels.len() {
@@ -232,7 +233,7 @@ impl Wheels {
                         level: level as u32,
                         index: index as u32,
                     };
-                    let bucket = &mut self.levels[level].buckets[index];
+                    let bucket = self.bucket_mut(id);
                     if bucket.set_expiration(bucket_expiration_ms) {
                         bucket.queued = true;
                         self.delay_queue.offer(bucket_expiration_ms, id);
@@ -249,9 +250,13 @@ impl Wheels {
     #[inline(always)]
     fn link<S: EntryStore>(&mut self, store: &S, handle: TimerHandle, id: BucketId) {
         debug_assert_eq!(store.bucket_of(handle.slot()).id(), id);
-        self.levels[id.level as usize].buckets[id.index as usize]
-            .handles
-            .push(handle);
+        hot::push(&mut self.bucket_mut(id).handles, handle);
+    }
+
+    #[inline(always)]
+    fn bucket_mut(&mut self, id: BucketId) -> &mut Bucket {
+        let wheel = hot::at_mut(&mut self.levels, id.level as usize);
+        hot::at_mut(&mut wheel.buckets, id.index as usize)
     }
 
     /// Kafka: `TimingWheel.advanceClock`, which recurses into the overflow wheel with the new
@@ -276,7 +281,7 @@ impl Wheels {
         expiration_ms: u64,
         on_expired: &mut F,
     ) {
-        let bucket = &mut self.levels[id.level as usize].buckets[id.index as usize];
+        let bucket = self.bucket_mut(id);
         assert!(
             bucket.queued,
             "a bucket popped from the delay queue was not queued"
@@ -294,7 +299,7 @@ impl Wheels {
         }
         // A re-insert never targets the bucket being flushed (its whole range is now due at its
         // own level), so the storage can go back to it.
-        self.levels[id.level as usize].buckets[id.index as usize].recycle(handles);
+        self.bucket_mut(id).recycle(handles);
     }
 
     /// Kafka: `SystemTimer.addTimerTaskEntry` for an entry coming out of a flushed bucket.
