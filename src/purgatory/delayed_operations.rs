@@ -356,6 +356,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     }
 
     /// Kafka: `forceComplete` once it has won: cancel the timer entry, then `onComplete`.
+    #[inline(always)]
     fn complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) {
         let handle = TimerHandle::new(id.slot, id.generation);
         let cancelled = self.timer.cancel(&mut self.held, handle);

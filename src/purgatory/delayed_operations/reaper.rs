@@ -57,7 +57,10 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         let before = due.len();
         self.timer
             .advance_clock(&mut self.held, now_ms, |fired: Fired<Timeout>| {
-                due.push((fired.expiration_ms, fired.task.seq, fired.task.op));
+                crate::hot::push(
+                    &mut due,
+                    (fired.expiration_ms, fired.task.seq, fired.task.op),
+                );
             });
         if due.len() > before {
             // First at the back, so each run pops one. Entries come out of the wheels roughly
