@@ -14,7 +14,7 @@
 //   BENCH_ONLY=tti,frames,workload,boundary,clock   run some parts only
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_FRESH=1   the frame bench takes a fresh snapshot every frame (as if the model changed)
-//   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3                  the workload's size and rounds
+//   BENCH_REQUESTS=6000000 BENCH_ROUNDS=5                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -96,12 +96,17 @@ async function workload(browser, base) {
     throw new Error('www/bench-pkg is missing: run scripts/build-wasm.sh --bench first');
   }
   const requests = env('BENCH_REQUESTS', 6000000);
-  const rounds = env('BENCH_ROUNDS', 3);
-  const native = nativeWorkload(requests, rounds);
+  const rounds = env('BENCH_ROUNDS', 5);
+  // Native replays before and after the page's, so that the machine's drift over the run (it
+  // swings by half within a minute on a shared machine) weighs on both sides alike.
+  const before = nativeWorkload(requests, rounds);
   const wasm = await benchPage(browser, base, `mode=workload&requests=${requests}&rounds=${rounds}`, 600000);
+  const after = nativeWorkload(requests, rounds);
+  const native = { ms: [...before.ms, ...after.ms], outcome: before.outcome === after.outcome ? before.outcome : 'native runs differ' };
   const [n, w] = [median(native.ms), median(wasm.wasm_ms)];
-  console.log(`purgatory workload, ${requests.toLocaleString('en')} requests, median of ${rounds} replays each:`);
-  console.log(`  native ${n.toFixed(0)} ms (${native.ms.join(', ')}), wasm ${w.toFixed(0)} ms (${wasm.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(w / n).toFixed(2)}x (goal <= 1.5x)`);
+  const fastest = (xs) => Math.min(...xs);
+  console.log(`purgatory workload, ${requests.toLocaleString('en')} requests, median of ${rounds} wasm replays and of ${2 * rounds} native ones (${rounds} before the page, ${rounds} after):`);
+  console.log(`  native ${n.toFixed(0)} ms (${native.ms.join(', ')}), wasm ${w.toFixed(0)} ms (${wasm.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(w / n).toFixed(2)}x (goal <= 1.5x); fastest replays ${(fastest(wasm.wasm_ms) / fastest(native.ms)).toFixed(2)}x`);
   const same = native.outcome === wasm.outcome;
   console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
   // The build that is not shipped, when it has been built (`scripts/build-wasm.sh --bench-o3`),
@@ -111,7 +116,7 @@ async function workload(browser, base) {
     const fast = await benchPage(browser, base, `mode=workload&pkg=o3&requests=${requests}&rounds=${rounds}`, 600000);
     const f = median(fast.wasm_ms);
     const gz = gzipSync(readFileSync(o3), { level: 9 }).length;
-    console.log(`  not shipped, opt-level 3 (www/bench-pkg-o3, ${gz.toLocaleString('en')} B gzipped with the workload): wasm ${f.toFixed(0)} ms (${fast.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(f / n).toFixed(2)}x, ${fast.outcome === native.outcome ? 'same outcome' : `outcome DIFFERS: ${fast.outcome}`}`);
+    console.log(`  not shipped, opt-level 3 (www/bench-pkg-o3, ${gz.toLocaleString('en')} B gzipped with the workload): wasm ${f.toFixed(0)} ms (${fast.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(f / n).toFixed(2)}x; fastest replays ${(fastest(fast.wasm_ms) / fastest(native.ms)).toFixed(2)}x; ${fast.outcome === native.outcome ? 'same outcome' : `outcome DIFFERS: ${fast.outcome}`}`);
   }
 }
 
