@@ -36,8 +36,10 @@ wasm_tests() {
     driver=$(command -v chromedriver) || { echo "chromedriver not found" >&2; return 1; }
     # Only the wasm test files, each where it runs (the native ones compile to empty wasm suites,
     # and a browser suite run under Node only prints that it skips itself).
-    timeout 1800 wasm-pack --log-level warn test --headless --chrome --chromedriver "$driver" -- --test wasm_boundary
-    timeout 1800 wasm-pack --log-level warn test --node -- --test wasm_node --test wasm_session
+    # Each line returns on failure: this function runs as an `if` condition (see `stage`), where
+    # bash ignores `set -e`, so without the `|| return` only the last command's status counted.
+    timeout 1800 wasm-pack --log-level warn test --headless --chrome --chromedriver "$driver" -- --test wasm_boundary || return
+    timeout 1800 wasm-pack --log-level warn test --node -- --test wasm_node --test wasm_session || return
     # The shipped module (www/pkg, from the wasm-build stage) driven from JavaScript with hostile
     # arguments; it fails, never skips, when the build is missing.
     timeout 600 node --test tests/hostile-args.test.mjs

@@ -10,22 +10,19 @@
 /// `items[i]`, bounds-checked.
 #[inline(always)]
 pub(crate) fn at<T>(items: &[T], i: usize) -> &T {
-    if i < items.len() {
-        // SAFETY: `i` is within the slice, checked just above.
-        unsafe { &*items.as_ptr().add(i) }
-    } else {
-        out_of_bounds(i, items.len())
+    match get(items, i) {
+        Some(item) => item,
+        None => out_of_bounds(i, items.len()),
     }
 }
 
 /// `&mut items[i]`, bounds-checked.
 #[inline(always)]
 pub(crate) fn at_mut<T>(items: &mut [T], i: usize) -> &mut T {
-    if i < items.len() {
-        // SAFETY: `i` is within the slice, checked just above.
-        unsafe { &mut *items.as_mut_ptr().add(i) }
-    } else {
-        out_of_bounds(i, items.len())
+    let len = items.len();
+    match get_mut(items, i) {
+        Some(item) => item,
+        None => out_of_bounds(i, len),
     }
 }
 

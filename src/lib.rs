@@ -18,6 +18,8 @@
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
 //! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
+//! - `hot` (crate-private): the purgatory's and the timer's lookups, compiled in place in the
+//!   size-optimised .wasm.
 //! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
 
 mod hot;

@@ -1,6 +1,10 @@
 //! The idle fast-forward (`sim::fast_forward`) changes nothing a run shows: every curated
 //! scenario and hundreds of random ones with long idle stretches give the same result with it on
 //! and off, and it does jump where it should (issue 12's long runs).
+//!
+//! Native only: the .wasm builds a stand-in for the fast-forward (`src/sim/fast_forward_off.rs`),
+//! and `wasm-pack test` compiles every test file for wasm32.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
