@@ -2,15 +2,14 @@
 //! A topic or partition that does not exist is not checked here: producing to one is an outcome
 //! (`UNKNOWN_TOPIC_OR_PARTITION`) and electing a leader for one does nothing, both at run time.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::error::{quoted, Path};
 use super::read::{
-    array, check_fields, integer, missing, non_empty_string, object, one_of, required, string,
-    IntRange, Object, Read, ANY_I64,
+    array, check_fields, first_repeat, integer, missing, non_empty_string, object, one_of,
+    required, string, IntRange, Object, Read, ANY_I64,
 };
 use crate::sim::action::{Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction};
 
@@ -59,23 +58,39 @@ pub(crate) fn read_actions(
     limits: &ActionLimits,
 ) -> Read<Vec<TimedAction>> {
     let items = array(value, path, "an array of actions")?;
-    let mut first_index_of_id: BTreeMap<&str, usize> = BTreeMap::new();
     let mut actions = Vec::with_capacity(items.len());
+    let mut ids = Vec::new();
+    let mut unreadable = None;
     for (index, item) in items.iter().enumerate() {
-        let item_path = path.index(index);
-        let action = read_action(item, &item_path, limits)?;
-        if let Action::Produce(_) = action.action {
-            let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-            if let Some(first) = first_index_of_id.insert(id, index) {
-                return Err(item_path.key("id").error(format!(
-                    "duplicate produce id {}, already used at actions[{first}]",
-                    quoted(id)
-                )));
+        match read_action(item, &path.index(index), limits) {
+            Ok(action) => {
+                if let Action::Produce(_) = action.action {
+                    let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+                    ids.push((id, index));
+                }
+                actions.push(action);
+            }
+            Err(error) => {
+                unreadable = Some(error);
+                break;
             }
         }
-        actions.push(action);
     }
-    Ok(actions)
+    // A repeated id before the first unreadable action is reported first, as the file is read.
+    if let Some((index, first)) = first_repeat(ids) {
+        let id = items[index]
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        return Err(path.index(index).key("id").error(format!(
+            "duplicate produce id {}, already used at actions[{first}]",
+            quoted(id)
+        )));
+    }
+    match unreadable {
+        Some(error) => Err(error),
+        None => Ok(actions),
+    }
 }
 
 fn read_action(value: &Value, path: &Path, limits: &ActionLimits) -> Read<TimedAction> {

@@ -7,15 +7,13 @@
 //! replication factor is bounded by `brokers`) and `run_until_ms` before `actions` (no action may
 //! come after it).
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::actions::{read_actions, ActionLimits};
 use super::error::{quoted, Path, ScenarioError};
 use super::read::{
-    array, check_fields, integer, non_empty_string, object, required, string, IntRange, Object,
-    Read,
+    array, check_fields, first_repeat, integer, non_empty_string, object, required, string,
+    IntRange, Object, Read,
 };
 use super::session::{read_session, SessionInfo};
 use super::story::{read_story, StoryStep};
@@ -189,19 +187,35 @@ fn read_config(value: &Value, path: &Path) -> Read<Config> {
 
 fn read_topics(value: &Value, path: &Path, brokers: u32) -> Read<Vec<TopicSpec>> {
     let items = array(value, path, "an array of topics")?;
-    let mut first_index_of: BTreeMap<&str, usize> = BTreeMap::new();
     let mut topics = Vec::with_capacity(items.len());
+    let mut names = Vec::with_capacity(items.len());
+    let mut unreadable = None;
     for (index, item) in items.iter().enumerate() {
-        let item_path = path.index(index);
-        let topic = read_topic(item, &item_path, brokers)?;
-        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
-        if let Some(first) = first_index_of.insert(name, index) {
-            return Err(item_path.key("name").error(format!(
-                "duplicate topic name {}, already declared at topics[{first}]",
-                quoted(name)
-            )));
+        match read_topic(item, &path.index(index), brokers) {
+            Ok(topic) => {
+                let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+                names.push((name, index));
+                topics.push(topic);
+            }
+            Err(error) => {
+                unreadable = Some(error);
+                break;
+            }
         }
-        topics.push(topic);
+    }
+    // A repeated name before the first unreadable topic is reported first, as the file is read.
+    if let Some((index, first)) = first_repeat(names) {
+        let name = items[index]
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        return Err(path.index(index).key("name").error(format!(
+            "duplicate topic name {}, already declared at topics[{first}]",
+            quoted(name)
+        )));
+    }
+    if let Some(error) = unreadable {
+        return Err(error);
     }
     // Not one of the contract's ranges: a cap on memory, which grows with the sum (README, "Work
     // budget"); the most one topic within the ranges can hold.

@@ -194,6 +194,21 @@ pub(crate) fn suggest<'c>(unknown: &str, candidates: &[&'c str]) -> Option<&'c s
     })
 }
 
+/// The first repeated name among `named` ((name, item index), in item order): the index of the
+/// first item whose name an earlier item already has, and that earlier item's index. What a
+/// `BTreeMap` of names filled in item order would find, without a `BTreeMap<&str, _>` of its own
+/// in the .wasm (about 5 KB of insert, search and node code).
+pub(crate) fn first_repeat(mut named: Vec<(&str, usize)>) -> Option<(usize, usize)> {
+    // Stable, so each name's items stay in item order, and each repeat follows the item before
+    // it with that name.
+    crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0));
+    named
+        .windows(2)
+        .filter(|pair| pair[0].0 == pair[1].0)
+        .map(|pair| (pair[1].1, pair[0].1))
+        .min()
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
@@ -239,6 +254,28 @@ mod tests {
         );
         assert_eq!(suggest("colour", CONFIG), None);
         assert_eq!(suggest("x", CONFIG), None);
+    }
+
+    #[test]
+    fn the_first_repeat_is_the_earliest_item_whose_name_came_before() {
+        let named = |names: &[&'static str]| -> Vec<(&'static str, usize)> {
+            names.iter().copied().zip(0..).collect()
+        };
+        assert_eq!(first_repeat(named(&["a", "b", "c"])), None);
+        assert_eq!(first_repeat(named(&[])), None);
+        assert_eq!(
+            first_repeat(named(&["b", "a", "b", "a", "a"])),
+            Some((2, 0))
+        );
+        assert_eq!(
+            first_repeat(named(&["x", "a", "b", "a", "x"])),
+            Some((3, 1))
+        );
+        // Item indices need not be contiguous (only some items are named).
+        assert_eq!(
+            first_repeat(vec![("p1", 0), ("p2", 4), ("p1", 9)]),
+            Some((9, 0))
+        );
     }
 
     #[test]
