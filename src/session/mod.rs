@@ -28,8 +28,6 @@ mod recent;
 mod request_events;
 mod str_map;
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::scenario::result::RunResult;
@@ -40,6 +38,7 @@ use breakpoints::{BreakpointSpec, Breakpoints, Hit};
 use checkpoints::{Checkpoint, Checkpoints};
 use history::History;
 use recent::Recent;
+use str_map::StrSet;
 
 pub use checkpoints::{EVENTS_PER_CHECKPOINT, MAX_CHECKPOINTS};
 pub use play::QUIET_STEP_MS;
@@ -88,7 +87,7 @@ pub struct Session {
     undo: Option<Box<Undo>>,
     selected: Option<String>,
     /// Produce ids in use, and the next number a generated `pN` id tries.
-    ids: BTreeSet<String>,
+    ids: StrSet,
     next_id: u64,
 }
 
@@ -153,7 +152,7 @@ impl Session {
             breakpoints: Breakpoints::default(),
             undo: None,
             selected: info.selected.clone(),
-            ids: BTreeSet::new(),
+            ids: StrSet::default(),
             next_id: 1,
         };
         session.ids = session.produce_ids();
@@ -331,18 +330,12 @@ impl Session {
         }
     }
 
-    fn produce_ids(&self) -> BTreeSet<String> {
-        self.actions
-            .iter()
-            .filter_map(|a| match &a.action.action {
-                Action::Produce(p) => Some(p.id.to_string()),
-                _ => None,
-            })
-            // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
-            .fold(BTreeSet::new(), |mut ids, id| {
-                ids.insert(id);
-                ids
-            })
+    fn produce_ids(&self) -> StrSet {
+        let ids = self.actions.iter().filter_map(|a| match &a.action.action {
+            Action::Produce(p) => Some(p.id.to_string()),
+            _ => None,
+        });
+        StrSet::from_unordered(ids.collect())
     }
 }
 

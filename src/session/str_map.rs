@@ -72,10 +72,56 @@ impl<V> StrMap<V> {
     }
 }
 
+/// A set of strings, a `Vec` kept in order: what a `BTreeSet<String>` gave the session (the
+/// produce ids in use), for the same reason.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StrSet(Vec<String>);
+
+impl StrSet {
+    /// The set of `items` (in any order, repeats allowed): one sort, not an insert each.
+    pub fn from_unordered(mut items: Vec<String>) -> Self {
+        crate::sort::sort(&mut items);
+        items.dedup();
+        StrSet(items)
+    }
+
+    fn find(&self, item: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|s| s.as_str().cmp(item))
+    }
+
+    /// Adds `item`; false when it was there already.
+    pub fn insert(&mut self, item: String) -> bool {
+        match self.find(&item) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, item);
+                true
+            }
+        }
+    }
+
+    pub fn contains(&self, item: &str) -> bool {
+        self.find(item).is_ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    #[test]
+    fn the_set_behaves_as_a_btree_set_of_strings() {
+        let items = ["p10", "p2", "p1", "p2", "x", "p10"].map(String::from);
+        let mut ours = StrSet::from_unordered(items.to_vec());
+        let mut std: BTreeSet<String> = items.iter().cloned().collect();
+        assert_eq!(ours.0, std.iter().cloned().collect::<Vec<_>>());
+        for item in ["p3", "p1", "a", "p3"] {
+            assert_eq!(ours.insert(item.to_string()), std.insert(item.to_string()));
+        }
+        assert_eq!(ours.0, std.iter().cloned().collect::<Vec<_>>());
+        assert!(ours.contains("p3") && ours.contains("a") && !ours.contains("p4"));
+    }
 
     #[test]
     fn behaves_as_a_btree_map_of_strings() {
