@@ -346,6 +346,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     }
 
     /// Kafka: `safeTryComplete` + the `forceComplete` inside `tryComplete`.
+    #[inline(always)]
     fn safe_try_complete(&mut self, id: OpId, how: Completion, hooks: &mut impl Hooks<O>) -> bool {
         let held = self.held_mut(id);
         if held.completed || !hooks.try_complete(id, &mut held.op) {

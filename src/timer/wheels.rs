@@ -209,6 +209,7 @@ impl Wheels {
     /// Kafka: `TimingWheel.add` without the append. Walks up the levels, creating overflow
     /// wheels as needed, until one holds `expiration_ms`; sets that bucket's expiration and
     /// offers it to the delay queue if the value changed. `None` means already expired.
+    #[inline(always)]
     fn target_bucket(&mut self, expiration_ms: u64) -> Option<BucketId> {
         match self.last_placement {
             Some((last_ms, id)) if last_ms == expiration_ms => return Some(id),
