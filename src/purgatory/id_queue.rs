@@ -98,13 +98,7 @@ impl IdQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn id(slot: u32) -> OpId {
-        OpId {
-            slot,
-            generation: 0,
-        }
-    }
+    use crate::purgatory::first_id as id;
 
     fn slots(queue: &IdQueue) -> Vec<u32> {
         queue.iter().map(|id| id.slot).collect()

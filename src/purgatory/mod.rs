@@ -22,6 +22,15 @@ mod watchers;
 use delayed_operations::Timeout;
 pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};
 
+/// Operation `slot`'s first id, for the unit tests of the lists.
+#[cfg(test)]
+fn first_id(slot: u32) -> OpId {
+    OpId {
+        slot,
+        generation: 0,
+    }
+}
+
 #[cfg(test)]
 mod model_tests;
 #[cfg(test)]

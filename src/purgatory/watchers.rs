@@ -376,13 +376,7 @@ impl Memberships {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn id(slot: u32) -> OpId {
-        OpId {
-            slot,
-            generation: 0,
-        }
-    }
+    use crate::purgatory::first_id as id;
 
     /// The only op on `key`'s list completes, and a walk of that list takes it off.
     fn complete_alone(watchers: &mut Watchers<u32>, key: u32, memberships: &Memberships) {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::error::{quoted, Path};
 use super::read::{
-    array, check_fields, first_repeat, integer, missing, non_empty_string, object, one_of,
+    array, check_fields, integer, missing, non_empty_string, object, one_of, read_each_unique,
     required, string, IntRange, Object, Read, ANY_I64,
 };
 use crate::sim::action::{Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction};
@@ -58,39 +58,14 @@ pub(crate) fn read_actions(
     limits: &ActionLimits,
 ) -> Read<Vec<TimedAction>> {
     let items = array(value, path, "an array of actions")?;
-    let mut actions = Vec::with_capacity(items.len());
-    let mut ids = Vec::new();
-    let mut unreadable = None;
-    for (index, item) in items.iter().enumerate() {
-        match read_action(item, &path.index(index), limits) {
-            Ok(action) => {
-                if let Action::Produce(_) = action.action {
-                    let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-                    ids.push((id, index));
-                }
-                actions.push(action);
-            }
-            Err(error) => {
-                unreadable = Some(error);
-                break;
-            }
-        }
-    }
-    // A repeated id before the first unreadable action is reported first, as the file is read.
-    if let Some((index, first)) = first_repeat(ids) {
-        let id = items[index]
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        return Err(path.index(index).key("id").error(format!(
-            "duplicate produce id {}, already used at actions[{first}]",
-            quoted(id)
-        )));
-    }
-    match unreadable {
-        Some(error) => Err(error),
-        None => Ok(actions),
-    }
+    read_each_unique(
+        items,
+        path,
+        "id",
+        |item, item_path| read_action(item, item_path, limits),
+        |action| matches!(action.action, Action::Produce(_)),
+        |id, first| format!("duplicate produce id {id}, already used at actions[{first}]"),
+    )
 }
 
 fn read_action(value: &Value, path: &Path, limits: &ActionLimits) -> Read<TimedAction> {

@@ -10,9 +10,9 @@
 use serde_json::Value;
 
 use super::actions::{read_actions, ActionLimits};
-use super::error::{quoted, Path, ScenarioError};
+use super::error::{Path, ScenarioError};
 use super::read::{
-    array, check_fields, first_repeat, integer, non_empty_string, object, required, string,
+    array, check_fields, integer, non_empty_string, object, read_each_unique, required, string,
     IntRange, Object, Read,
 };
 use super::session::{read_session, SessionInfo};
@@ -187,36 +187,14 @@ fn read_config(value: &Value, path: &Path) -> Read<Config> {
 
 fn read_topics(value: &Value, path: &Path, brokers: u32) -> Read<Vec<TopicSpec>> {
     let items = array(value, path, "an array of topics")?;
-    let mut topics = Vec::with_capacity(items.len());
-    let mut names = Vec::with_capacity(items.len());
-    let mut unreadable = None;
-    for (index, item) in items.iter().enumerate() {
-        match read_topic(item, &path.index(index), brokers) {
-            Ok(topic) => {
-                let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
-                names.push((name, index));
-                topics.push(topic);
-            }
-            Err(error) => {
-                unreadable = Some(error);
-                break;
-            }
-        }
-    }
-    // A repeated name before the first unreadable topic is reported first, as the file is read.
-    if let Some((index, first)) = first_repeat(names) {
-        let name = items[index]
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        return Err(path.index(index).key("name").error(format!(
-            "duplicate topic name {}, already declared at topics[{first}]",
-            quoted(name)
-        )));
-    }
-    if let Some(error) = unreadable {
-        return Err(error);
-    }
+    let topics = read_each_unique(
+        items,
+        path,
+        "name",
+        |item, item_path| read_topic(item, item_path, brokers),
+        |_| true,
+        |name, first| format!("duplicate topic name {name}, already declared at topics[{first}]"),
+    )?;
     // Not one of the contract's ranges: a cap on memory, which grows with the sum (README, "Work
     // budget"); the most one topic within the ranges can hold.
     let states = crate::sim::budget::replica_states(&topics);

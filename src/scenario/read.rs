@@ -194,11 +194,48 @@ pub(crate) fn suggest<'c>(unknown: &str, candidates: &[&'c str]) -> Option<&'c s
     })
 }
 
+/// Reads each of `items` with `read`, in order, and refuses a name used twice: each item that
+/// `named` picks is named by its field `key`, and no two may share a name. Errors come as a
+/// reader going item by item meets them: a repeat before the first unreadable item, else that
+/// item's error. `repeat` words the message from the name (quoted) and the earlier item's index.
+pub(crate) fn read_each_unique<'v, T>(
+    items: &'v [Value],
+    path: &Path,
+    key: &str,
+    mut read: impl FnMut(&'v Value, &Path) -> Read<T>,
+    named: impl Fn(&T) -> bool,
+    repeat: impl Fn(&str, usize) -> String,
+) -> Read<Vec<T>> {
+    let name_of = |item: &'v Value| item.get(key).and_then(Value::as_str).unwrap_or_default();
+    let mut read_items = Vec::with_capacity(items.len());
+    let mut names = Vec::new();
+    let mut unreadable = None;
+    for (index, item) in items.iter().enumerate() {
+        match read(item, &path.index(index)) {
+            Ok(value) => {
+                if named(&value) {
+                    names.push((name_of(item), index));
+                }
+                read_items.push(value);
+            }
+            Err(error) => {
+                unreadable = Some(error);
+                break;
+            }
+        }
+    }
+    if let Some((index, first)) = first_repeat(names) {
+        let message = repeat(&quoted(name_of(&items[index])), first);
+        return Err(path.index(index).key(key).error(message));
+    }
+    unreadable.map_or(Ok(read_items), Err)
+}
+
 /// The first repeated name among `named` ((name, item index), in item order): the index of the
 /// first item whose name an earlier item already has, and that earlier item's index. What a
 /// `BTreeMap` of names filled in item order would find, without a `BTreeMap<&str, _>` of its own
 /// in the .wasm (about 5 KB of insert, search and node code).
-pub(crate) fn first_repeat(mut named: Vec<(&str, usize)>) -> Option<(usize, usize)> {
+fn first_repeat(mut named: Vec<(&str, usize)>) -> Option<(usize, usize)> {
     // Stable, so each name's items stay in item order, and each repeat follows the item before
     // it with that name.
     crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0));
