@@ -1,14 +1,14 @@
 //! The watch lists (Kafka: `DelayedOperationPurgatory.Watchers`): one FIFO list of operation
 //! ids per watch key, and the count Kafka reports as `PurgatorySize`.
 //!
-//! A list is a FIFO queue of ids ([`IdQueue`]), so appending and walking it touch memory in order. Kafka's
-//! purge removes completed operations from every list. Here each list counts its completed
+//! A list is a FIFO queue of ids ([`IdQueue`]), so appending and walking it touch memory in order.
+//! Kafka's purge removes completed operations from every list. Here each list counts its completed
 //! entries as they complete (`garbage`), so the purge takes them off the lists' counts in one
 //! subtraction per list, and their ids stay behind as tombstones (ids whose slots the purge has
-//! released, which the purgatory recognises by their generation). Walks skip and drop
-//! tombstones, the purge drops those at a list's front, and a list that becomes mostly tombstones
-//! is compacted, so removal is O(1) amortized however long the list is, where walking every list
-//! on every purge is O(entries).
+//! released, which the purgatory recognises by their generation). Walks skip and drop tombstones,
+//! the purge drops those at a list's front, and a list that becomes mostly tombstones is compacted,
+//! so removal is O(1) amortized however long the list is, where walking every list on every purge
+//! is O(entries).
 
 use std::collections::HashMap;
 use std::hash::Hash;
