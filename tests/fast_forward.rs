@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{random_scenario, SplitMix64};
+use common::{curated_files, random_scenario, SplitMix64};
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::Scenario;
 use purgatory_playground::sim::invariants::InvariantState;
@@ -49,12 +49,7 @@ fn scenario(text: &str) -> Scenario {
 
 #[test]
 fn curated_scenarios_give_the_same_results() {
-    let mut files: Vec<_> = std::fs::read_dir("scenarios")
-        .expect("scenarios/")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = curated_files();
     assert!(files.len() >= 15, "the curated scenarios are there");
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable");

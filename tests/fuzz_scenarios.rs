@@ -8,7 +8,6 @@
 //! longer run; a failure prints the seed and case, which replays it exactly.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -17,7 +16,7 @@ use purgatory_playground::sim::{budget, play_scenario};
 use serde_json::{json, Value};
 
 mod common;
-use common::{random_scenario, SplitMix64};
+use common::{curated_files, random_scenario, SplitMix64};
 
 /// The runner's promise is "within 10 s"; the fuzzer allows three times that per case, since the
 /// test machines are shared and noisy. It is a tripwire for a run that escaped the budget (a
@@ -42,13 +41,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 }
 
 fn corpus() -> Vec<(String, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("scenarios/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = curated_files();
     assert!(files.len() >= 20, "the curated scenarios are the corpus");
     files
         .into_iter()

@@ -27,6 +27,19 @@ impl SplitMix64 {
     }
 }
 
+/// The curated scenario files (`scenarios/*.json`), in name order.
+#[allow(dead_code)] // not every test file that shares this module uses it
+pub fn curated_files() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("scenarios/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// A seeded random cluster and action sequence: any acks, pauses, resumes, crashes, restarts,
 /// elections, partitions that do not exist. Each produce names a partition once (Kafka's request
 /// holds each partition once).
