@@ -8,15 +8,17 @@
 //    sim + render ms per frame (median, p95), fps, and where the time goes.
 // 3. Kafka's purgatory workload (src/workload.rs), native (examples/purgatory_workload.rs, cargo's
 //    release profile) and wasm (www/bench.html?mode=workload, the shipping build flags with the
-//    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule: wasm / native.
+//    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule, their replays
+//    interleaved round by round: wasm / native.
 //
 // node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
 //   BENCH_ONLY=tti,frames,workload,boundary,clock   run some parts only
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_FRESH=1   the frame bench takes a fresh snapshot every frame (as if the model changed)
-//   BENCH_REQUESTS=6000000 BENCH_ROUNDS=5                  the workload's size and rounds
+//   BENCH_REQUESTS=6000000 BENCH_ROUNDS=7                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -82,42 +84,96 @@ async function frames(browser, base) {
   console.log(`  (sending the ${r.waiting.toLocaleString('en')} requests took ${r.send_ms} ms)`);
 }
 
-function nativeWorkload(requests, rounds) {
-  const args = ['run', '--release', '--quiet', '--example', 'purgatory_workload', '--', String(requests), String(rounds)];
-  const run = spawnSync('cargo', args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (run.status !== 0) throw new Error(`cargo ${args.join(' ')} failed: ${run.stderr}`);
-  const m = /native_ms ([\d. ]+) outcome (.*)/.exec(run.stdout);
-  if (!m) throw new Error(`unexpected output from the native workload: ${run.stdout}`);
-  return { ms: m[1].trim().split(/\s+/).map(Number), outcome: m[2].trim() };
+/**
+ * The native replay as a process kept alive (`purgatory_workload REQUESTS --serve`): the schedule
+ * is drawn once, then each `replay()` times one replay of it.
+ */
+async function nativeWorkload(requests) {
+  const args = ['run', '--release', '--quiet', '--example', 'purgatory_workload', '--', String(requests), '--serve'];
+  const child = spawn('cargo', args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`cargo ${args.join(' ')} ended early (status ${child.exitCode})`);
+    return value;
+  };
+  if ((await next()) !== 'ready') throw new Error(`cargo ${args.join(' ')}: no "ready" line`);
+  return {
+    name: 'native',
+    async replay() {
+      child.stdin.write('run\n');
+      const line = await next();
+      const m = /^native_ms ([\d.]+) outcome (.*)$/.exec(line);
+      if (!m) throw new Error(`unexpected output from the native workload: ${line}`);
+      return { ms: Number(m[1]), outcome: m[2].trim() };
+    },
+    close() { child.stdin.end(); },
+  };
 }
 
+/** One wasm build's workload in a page kept open (`bench.html?mode=workload&driven`). */
+async function wasmWorkload(browser, base, name, requests, pkg) {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${base}www/bench.html?mode=workload&driven&requests=${requests}${pkg ? `&pkg=${pkg}` : ''}`);
+  await page.waitForSelector('[data-testid="bench-result"][data-done]', { state: 'attached', timeout: 120000 });
+  const ready = JSON.parse(await page.textContent('[data-testid="bench-result"]'));
+  if (ready.error || errors.length) throw new Error(`bench.html (${name}): ${ready.error ?? ''} ${errors.join('; ')}`);
+  return {
+    name,
+    async replay() {
+      const r = await page.evaluate(() => window.workloadReplay());
+      if (errors.length) throw new Error(`bench.html (${name}): ${errors.join('; ')}`);
+      return r;
+    },
+    close: () => page.context().close(),
+  };
+}
+
+/**
+ * Kafka's purgatory workload, native and wasm replays interleaved: each round replays the same
+ * schedule once on every side (the order turning from round to round), so the machine's drift,
+ * which swings by half within a minute when shared, weighs on both sides of a round alike. The
+ * ratio reported is the median of the rounds' own wasm/native ratios. A first replay of each side
+ * is not counted (the first wasm replay grows memory and tiers up, about 0.5 s slower).
+ */
 async function workload(browser, base) {
   if (!existsSync(path.join(SERVE_ROOT, 'www/bench-pkg/purgatory_playground_bg.wasm'))) {
     throw new Error('www/bench-pkg is missing: run scripts/build-wasm.sh --bench first');
   }
   const requests = env('BENCH_REQUESTS', 6000000);
-  const rounds = env('BENCH_ROUNDS', 5);
-  // Native replays before and after the page's, so that the machine's drift over the run (it
-  // swings by half within a minute on a shared machine) weighs on both sides alike.
-  const before = nativeWorkload(requests, rounds);
-  const wasm = await benchPage(browser, base, `mode=workload&requests=${requests}&rounds=${rounds}`, 600000);
-  const after = nativeWorkload(requests, rounds);
-  const native = { ms: [...before.ms, ...after.ms], outcome: before.outcome === after.outcome ? before.outcome : 'native runs differ' };
-  const [n, w] = [median(native.ms), median(wasm.wasm_ms)];
-  const fastest = (xs) => Math.min(...xs);
-  console.log(`purgatory workload, ${requests.toLocaleString('en')} requests, median of ${rounds} wasm replays and of ${2 * rounds} native ones (${rounds} before the page, ${rounds} after):`);
-  console.log(`  native ${n.toFixed(0)} ms (${native.ms.join(', ')}), wasm ${w.toFixed(0)} ms (${wasm.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(w / n).toFixed(2)}x (goal <= 1.5x); fastest replays ${(fastest(wasm.wasm_ms) / fastest(native.ms)).toFixed(2)}x`);
-  const same = native.outcome === wasm.outcome;
-  console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${same ? `same on both, ${native.outcome}` : `DIFFERS: native ${native.outcome}, wasm ${wasm.outcome}`}`);
+  const rounds = env('BENCH_ROUNDS', 7);
+  const sides = [await nativeWorkload(requests), await wasmWorkload(browser, base, 'shipped', requests)];
   // The build that is not shipped, when it has been built (`scripts/build-wasm.sh --bench-o3`),
-  // in the same run: what the speed goal would cost in size.
+  // in the same rounds: what the speed goal would cost in size.
   const o3 = path.join(SERVE_ROOT, 'www/bench-pkg-o3/purgatory_playground_bg.wasm');
-  if (existsSync(o3)) {
-    const fast = await benchPage(browser, base, `mode=workload&pkg=o3&requests=${requests}&rounds=${rounds}`, 600000);
-    const f = median(fast.wasm_ms);
-    const gz = gzipSync(readFileSync(o3), { level: 9 }).length;
-    console.log(`  not shipped, opt-level 3 (www/bench-pkg-o3, ${gz.toLocaleString('en')} B gzipped with the workload): wasm ${f.toFixed(0)} ms (${fast.wasm_ms.map((x) => x.toFixed(0)).join(', ')}): wasm/native ${(f / n).toFixed(2)}x; fastest replays ${(fastest(fast.wasm_ms) / fastest(native.ms)).toFixed(2)}x; ${fast.outcome === native.outcome ? 'same outcome' : `outcome DIFFERS: ${fast.outcome}`}`);
+  if (existsSync(o3)) sides.push(await wasmWorkload(browser, base, 'opt-level 3', requests, 'o3'));
+  const ms = Object.fromEntries(sides.map((s) => [s.name, []]));
+  const outcomes = new Set();
+  try {
+    for (const side of sides) outcomes.add((await side.replay()).outcome);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < sides.length; k++) {
+        const side = sides[(round + k) % sides.length];
+        const r = await side.replay();
+        ms[side.name].push(r.ms);
+        outcomes.add(r.outcome);
+      }
+    }
+  } finally {
+    for (const side of sides) await side.close();
   }
+  const native = ms.native;
+  console.log(`purgatory workload, ${requests.toLocaleString('en')} requests, ${rounds} rounds, each replaying once on every side:`);
+  console.log(`  native ms: ${native.join(', ')} (median ${median(native).toFixed(0)})`);
+  for (const side of sides.slice(1)) {
+    const wasm = ms[side.name];
+    const ratios = wasm.map((w, i) => w / native[i]);
+    const gz = side.name === 'shipped' ? '' : `, ${gzipSync(readFileSync(o3), { level: 9 }).length.toLocaleString('en')} B gzipped with the workload, not shipped`;
+    console.log(`  ${side.name} wasm${gz}: ms ${wasm.map((x) => x.toFixed(0)).join(', ')} (median ${median(wasm).toFixed(0)})`);
+    console.log(`    wasm/native by round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}x${side.name === 'shipped' ? ' (goal <= 1.5x)' : ''}; ratio of the medians ${(median(wasm) / median(native)).toFixed(2)}x`);
+  }
+  console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${outcomes.size === 1 ? `the same on every replay, ${[...outcomes][0]}` : `DIFFERS: ${[...outcomes].join(' / ')}`}`);
+  if (outcomes.size !== 1) process.exitCode = 1;
 }
 
 /**

@@ -4,36 +4,64 @@
 //! `cargo run --release --example purgatory_workload -- [REQUESTS] [ROUNDS]` prints one line:
 //! `native_ms <ms of each round, space separated> outcome <completed expired pending_sum
 //! pending_max steady_ms>` (the same outcome line as the wasm `PurgatoryWorkload.run`).
+//!
+//! `... -- REQUESTS --serve` draws the schedule, prints `ready`, then replays it once for each
+//! line read from stdin, printing that same line for the one round each time, until stdin ends:
+//! the bench interleaves native and wasm replays with it, so that the machine's drift (it swings
+//! by half within a minute when shared) weighs on both sides of each pair alike.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use purgatory_playground::workload::{replay, CratePurgatory, Schedule, REQUESTS};
+    use purgatory_playground::workload::{replay, CratePurgatory, Outcome, Schedule, REQUESTS};
+    use std::io::{BufRead, Write};
     use std::time::Instant;
+
+    fn timed(schedule: &Schedule) -> (String, Outcome) {
+        let start = Instant::now();
+        let outcome = replay(schedule, &mut CratePurgatory::new());
+        (
+            format!("{:.1}", start.elapsed().as_secs_f64() * 1e3),
+            outcome,
+        )
+    }
+
+    fn report(times: &[String], o: Outcome) {
+        println!(
+            "native_ms {} outcome {} {} {} {} {}",
+            times.join(" "),
+            o.completed,
+            o.expired,
+            o.pending_sum,
+            o.pending_max,
+            o.steady_ms
+        );
+    }
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     let requests = args
         .first()
         .map_or(REQUESTS, |a| a.parse().expect("REQUESTS"));
-    let rounds: usize = args.get(1).map_or(3, |a| a.parse().expect("ROUNDS"));
     let schedule = Schedule::new(requests);
+    if args.get(1).map(String::as_str) == Some("--serve") {
+        println!("ready");
+        std::io::stdout().flush().expect("stdout");
+        for line in std::io::stdin().lock().lines() {
+            line.expect("stdin");
+            let (ms, outcome) = timed(&schedule);
+            report(&[ms], outcome);
+            std::io::stdout().flush().expect("stdout");
+        }
+        return;
+    }
+    let rounds: usize = args.get(1).map_or(3, |a| a.parse().expect("ROUNDS"));
     let mut times = Vec::new();
     let mut outcome = None;
     for _ in 0..rounds {
-        let start = Instant::now();
-        let o = replay(&schedule, &mut CratePurgatory::new());
-        times.push(format!("{:.1}", start.elapsed().as_secs_f64() * 1e3));
+        let (ms, o) = timed(&schedule);
+        times.push(ms);
         outcome = Some(o);
     }
-    let o = outcome.expect("at least one round");
-    println!(
-        "native_ms {} outcome {} {} {} {} {}",
-        times.join(" "),
-        o.completed,
-        o.expired,
-        o.pending_sum,
-        o.pending_max,
-        o.steady_ms
-    );
+    report(&times, outcome.expect("at least one round"));
 }
 
 /// `cargo test` for wasm32 (wasm-pack test) builds the examples too; the workload is native here.

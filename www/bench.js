@@ -9,6 +9,7 @@
 //     &fresh=1 every frame takes a new snapshot, as if the model changed every frame.
 //
 //   bench.html?mode=workload&requests=6000000&rounds=3
+//   bench.html?mode=workload&requests=6000000&driven   (window.workloadReplay(): one timed replay)
 //   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
 //     Kafka's purgatory workload (src/workload.rs) in the shipping build flags with the `workload`
 //     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay. With
@@ -36,12 +37,22 @@ async function workload() {
   const { default: init, PurgatoryWorkload } = glue;
   await init();
   const w = new PurgatoryWorkload(requests);
+  const replay = () => {
+    const t0 = performance.now();
+    const outcome = w.run();
+    return { ms: round(performance.now() - t0), outcome };
+  };
+  if (params.has('driven')) {
+    // e2e/bench.mjs calls it once a round, between native replays (the workload stays alive).
+    window.workloadReplay = replay;
+    return { mode: 'workload', requests, driven: true };
+  }
   const ms = [];
   let outcome = null;
   for (let i = 0; i < rounds; i++) {
-    const t0 = performance.now();
-    outcome = w.run();
-    ms.push(round(performance.now() - t0));
+    const r = replay();
+    ms.push(r.ms);
+    outcome = r.outcome;
   }
   w.free();
   return { mode: 'workload', requests, wasm_ms: ms, outcome };
