@@ -61,6 +61,21 @@ export default async function pageSpec(ctx) {
   await page.click('[data-testid="produce"]');
   const dup = await page.textContent('[data-testid="command-error"]');
   ctx.assert(/partition/i.test(dup), `the same partition twice is refused inline: ${dup}`);
+  // Typos are refused, not read as something else: "0," is not partition 0, "1e1" not 10 (each
+  // message differs from the one before it, so a stale message cannot pass).
+  const requests = () => page.locator('li[data-story^="request-"]').count();
+  const sent = await requests();
+  for (const [field, value, says] of [['partitions', '0,', 'list partition numbers'], ['count', '1e3', 'Records'], ['partitions', '1e1', 'list partition numbers']]) {
+    await page.fill('.produce-form input[name=count]', '10');
+    await page.fill('.produce-form input[name=partitions]', '0');
+    await page.fill(`.produce-form input[name=${field}]`, value);
+    await page.click('[data-testid="produce"]');
+    const said = await page.textContent('[data-testid="command-error"]');
+    ctx.assert(said.includes(says), `${field} "${value}" gets an inline message: ${said}`);
+  }
+  await page.click('[data-testid="step"]');
+  ctx.assert(await requests() === sent, `no produce was sent for the refused inputs (${sent} requests before)`);
+  await page.fill('.produce-form input[name=partitions]', '0');
   await ctx.screenshot(page, 'page-after-acks-1', { fullPage: false });
   ctx.assertNoErrors(errors, 'page');
 }

@@ -177,10 +177,13 @@ export class Controls {
       this.act({ action: 'produce', acks, records: [{ topic: this.topic(), partition: 0, count: 10 }] });
       return;
     }
-    const count = Number(form.count.value);
+    const countRaw = form.count.value.trim();
+    const count = /^\d+$/.test(countRaw) ? Number(countRaw) : NaN;
     const timeout = form.timeout.value.trim();
-    const parts = form.partitions.value.trim().split(/[\s,]+/).filter(Boolean).map(Number);
-    const problem = !parts.length || parts.some((p) => !Number.isInteger(p) || p < 0) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
+    // Whole numbers separated by commas or spaces, nothing else ("0," or "1e1" is a typo, not 0 or 10).
+    const tokens = form.partitions.value.trim().split(/\s*,\s*|\s+/);
+    const parts = tokens.map(Number);
+    const problem = tokens.some((t) => !/^\d+$/.test(t)) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
       : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).'
       : !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.'
         : timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).'
