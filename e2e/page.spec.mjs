@@ -73,6 +73,12 @@ export default async function pageSpec(ctx) {
     const said = await page.textContent('[data-testid="command-error"]');
     ctx.assert(said.includes(says), `${field} "${value}" gets an inline message: ${said}`);
   }
+  await page.fill('.produce-form input[name=count]', '10');
+  await page.fill('.produce-form input[name=partitions]', '0');
+  await page.fill('input[name=burst]', '1e2');
+  await page.click('[data-testid="burst"]');
+  const burst = await page.textContent('[data-testid="command-error"]');
+  ctx.assert(burst.includes('Burst'), `burst "1e2" gets an inline message: ${burst}`);
   await page.click('[data-testid="step"]');
   ctx.assert(await requests() === sent, `no produce was sent for the refused inputs (${sent} requests before)`);
   await page.fill('.produce-form input[name=partitions]', '0');

@@ -51,5 +51,13 @@ export default async function scenarioSpec(ctx) {
   await page.goto(`${ctx.baseURL}#session=q1YqzsjMS`, { waitUntil: 'load' });
   await playgroundsReady(page);
   ctx.assert(/does not decompress|damaged/.test(await page.textContent('.notices')), 'a cut-short link is reported');
+  // A link whose instant is not a plain whole number of milliseconds ("1e3" is a typo, not 1000).
+  for (const t of ['1e3', '-5', '12.5']) {
+    await page.goto('about:blank'); // a change of fragment alone would not reload the page
+    await page.goto(`${ctx.baseURL}#scenario=s03-stalled-follower-completes-at-isr-shrink&t=${t}`, { waitUntil: 'load' });
+    await playgroundsReady(page);
+    const notice = await page.textContent('.notices');
+    ctx.assert(notice.includes(`t="${t}" is not a whole number`), `t=${t} is reported: ${notice}`);
+  }
   ctx.assertNoErrors(errors, 'scenario page');
 }

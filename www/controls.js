@@ -30,7 +30,7 @@ export class Controls {
     on('[data-testid="restart"]', 'click', () => this.app.restart());
     on('[data-testid="speed"]', 'change', (ev) => this.setSpeed(ev.target.value));
     on('.produce-form', 'submit', (ev) => { ev.preventDefault(); this.produce(1); });
-    on('.burst-send', 'click', () => this.produce(Number(this.$('[name=burst]').value)));
+    on('.burst-send', 'click', () => this.produce(wholeNumber(this.$('[name=burst]').value)));
     on('.scenario-pick', 'change', (ev) => this.pick(ev.target.value));
     on('.story-start', 'click', () => this.app.story.start());
     on('.setup-form', 'submit', (ev) => { ev.preventDefault(); this.applySetup(); });
@@ -177,8 +177,7 @@ export class Controls {
       this.act({ action: 'produce', acks, records: [{ topic: this.topic(), partition: 0, count: 10 }] });
       return;
     }
-    const countRaw = form.count.value.trim();
-    const count = /^\d+$/.test(countRaw) ? Number(countRaw) : NaN;
+    const count = wholeNumber(form.count.value);
     const timeout = form.timeout.value.trim();
     // Whole numbers separated by commas or spaces, nothing else ("0," or "1e1" is a typo, not 0 or 10).
     const tokens = form.partitions.value.trim().split(/\s*,\s*|\s+/);
@@ -405,3 +404,8 @@ function label(name, about) {
   return `${id} · ${text}`;
 }
 
+/** A field's value as a whole number, or NaN for anything else ("1e3", "0x10", "2.0", ""). */
+function wholeNumber(text) {
+  const t = text.trim();
+  return /^\d+$/.test(t) ? Number(t) : NaN;
+}

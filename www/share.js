@@ -61,7 +61,7 @@ export async function readFragment(hash) {
   if (p.has('scenario')) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
-    if (t != null && !(Number.isInteger(at) && at >= 0)) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
+    if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
     return { curated: p.get('scenario'), at, selected: p.get('sel') };
   }
   return null;
