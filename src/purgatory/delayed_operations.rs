@@ -263,7 +263,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             !keys.is_empty(),
             "an operation must be watched on at least one key"
         );
-        let id = self.held.insert(Held::new(op));
+        let id = self.held.insert(op);
         if self.safe_try_complete(id, Completion::FirstTry, hooks) {
             self.release_if_unwatched(id);
             return (id, Watched::CompletedOnFirstTry);

@@ -83,7 +83,7 @@ impl<O> Slab<O> {
     /// Stores a new operation in the next free slot at or after the cursor, or a new slot
     /// (see [`NextFit`]): operations created close in time sit close in memory, and with one
     /// timeout they expire, and are purged, in that same order.
-    pub fn insert(&mut self, held: Held<O>) -> OpId {
+    pub fn insert(&mut self, op: O) -> OpId {
         let slots = &self.slots;
         let found = self.next_fit.place(slots.len(), |slot| {
             let entry = hot::at(slots, slot);
@@ -102,7 +102,8 @@ impl<O> Slab<O> {
         };
         let slot = u32::try_from(slot).expect("at most u32::MAX operations");
         let entry = hot::at_mut(&mut self.slots, slot as usize);
-        entry.held = Some(held);
+        // Built where it stays: a `Held` moved in whole is a memory copy call in the .wasm.
+        entry.held = Some(Held::new(op));
         OpId {
             slot,
             generation: entry.generation,
@@ -297,7 +298,7 @@ mod tests {
     use super::*;
 
     fn ids(slab: &mut Slab<char>, ops: &str) -> Vec<OpId> {
-        ops.chars().map(|op| slab.insert(Held::new(op))).collect()
+        ops.chars().map(|op| slab.insert(op)).collect()
     }
 
     #[test]
