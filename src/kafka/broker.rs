@@ -9,10 +9,10 @@ use super::delayed_produce::{DelayedProduce, ProduceDone, ProducePartitionStatus
 use super::fetch::{DelayedFetch, FetchRequest, FetchResponse};
 use super::fetch_buffers::FetchBuffers;
 use super::fetchers::Fetchers;
-use super::hosted::HostedPartitions;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
 use super::requests::{RequestIdx, RequestLog};
+use super::tp_map::HostedPartitions;
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::Purgatory;
 use crate::trace::{Event, EventId, Trace};
@@ -375,7 +375,7 @@ impl Broker {
     /// `makeLeader` / `makeFollower` for each hosted partition, then the fetchers follow.
     pub fn apply_metadata(&mut self, delta: &MetadataDelta, cause: Option<EventId>, ctx: &mut Ctx) {
         for &(broker, reg) in &delta.brokers {
-            self.registry.brokers.insert(broker, reg);
+            self.registry.insert(broker, reg);
         }
         for record in &delta.partitions {
             if record.assignment.contains(&self.id) {

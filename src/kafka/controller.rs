@@ -3,12 +3,11 @@
 //! `ClusterControlManager`. Every decision comes back as a [`MetadataDelta`] that the
 //! simulation delivers to the brokers.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::AlterPartitionProposal;
+use super::tp_map::TopicPartitionMap;
 use super::TopicPartition;
 use crate::sim::action::BrokerId;
 
@@ -38,7 +37,7 @@ pub enum ElectionRefused {
 
 #[derive(Clone, Debug)]
 pub struct Controller {
-    pub partitions: BTreeMap<TopicPartition, PartitionRecord>,
+    pub partitions: TopicPartitionMap<PartitionRecord>,
     pub registry: BrokerRegistry,
 }
 
@@ -47,8 +46,7 @@ impl Controller {
         registry: BrokerRegistry,
         partitions: impl IntoIterator<Item = PartitionRecord>,
     ) -> Self {
-        // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
-        let mut by_tp = BTreeMap::new();
+        let mut by_tp = TopicPartitionMap::default();
         for r in partitions {
             by_tp.insert(r.tp, r);
         }
@@ -63,7 +61,7 @@ impl Controller {
     /// the ISR and not fenced, or none.
     pub fn fence(&mut self, broker: BrokerId) -> MetadataDelta {
         let mut delta = MetadataDelta::default();
-        let Some(reg) = self.registry.brokers.get_mut(&broker) else {
+        let Some(reg) = self.registry.get_mut(broker) else {
             return delta;
         };
         reg.fenced = true;
@@ -92,7 +90,7 @@ impl Controller {
     /// leader.
     pub fn unfence(&mut self, broker: BrokerId) -> MetadataDelta {
         let mut delta = MetadataDelta::default();
-        let Some(reg) = self.registry.brokers.get_mut(&broker) else {
+        let Some(reg) = self.registry.get_mut(broker) else {
             return delta;
         };
         reg.fenced = false;
@@ -117,7 +115,7 @@ impl Controller {
         if !self.registry.is_fenced(broker) {
             delta = self.fence(broker);
         }
-        if let Some(reg) = self.registry.brokers.get_mut(&broker) {
+        if let Some(reg) = self.registry.get_mut(broker) {
             reg.broker_epoch = broker_epoch;
         }
         let unfenced = self.unfence(broker);

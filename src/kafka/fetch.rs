@@ -7,9 +7,9 @@ use serde::Serialize;
 use super::broker::{Broker, Ctx, Outgoing};
 use super::errors::ErrorCode;
 use super::fetch_buffers::FetchBuffers;
-use super::hosted::HostedPartitions;
 use super::log::{Batch, EpochEntry};
 use super::metadata::BrokerRegistry;
+use super::tp_map::HostedPartitions;
 use super::{BrokerId, TopicPartition};
 use crate::purgatory::{Completion, Hooks, OpId};
 use crate::trace::{Event, EventId, FetchDataPart, FetchPart};
@@ -177,8 +177,7 @@ fn read_partition(
 /// request, so it is decided once per read.
 fn is_stale_incarnation(registry: &BrokerRegistry, request: &FetchRequest) -> bool {
     registry
-        .brokers
-        .get(&request.follower)
+        .get(request.follower)
         .is_some_and(|r| request.broker_epoch < r.broker_epoch)
 }
 

@@ -1,8 +1,6 @@
 //! The cluster metadata the controller publishes and every broker caches: partition records
 //! (leader, epochs, ISR) and broker registrations (fenced or not, broker epoch).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::TopicPartition;
@@ -28,10 +26,13 @@ pub struct BrokerRegistration {
     pub broker_epoch: u64,
 }
 
-/// The registrations as a broker's metadata cache holds them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// The registrations as a broker's metadata cache (and the controller) holds them: a table
+/// indexed by broker id, which is what a `BTreeMap<BrokerId, _>` gave (lookups, iteration in id
+/// order) without a tree's code in the .wasm for this one small map.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BrokerRegistry {
-    pub brokers: BTreeMap<BrokerId, BrokerRegistration>,
+    /// `by_id[broker]`; `None` for an id never registered.
+    by_id: Vec<Option<BrokerRegistration>>,
 }
 
 impl BrokerRegistry {
@@ -41,16 +42,36 @@ impl BrokerRegistry {
             broker_epoch: 0,
         };
         BrokerRegistry {
-            // Inserted one by one: `collect` would compile a sort for this type (see `crate::sort`).
-            brokers: (0..brokers).fold(BTreeMap::new(), |mut map, b| {
-                map.insert(BrokerId(b), reg);
-                map
-            }),
+            by_id: vec![Some(reg); brokers as usize],
         }
     }
 
+    pub fn get(&self, broker: BrokerId) -> Option<&BrokerRegistration> {
+        self.by_id.get(broker.0 as usize)?.as_ref()
+    }
+
+    pub fn get_mut(&mut self, broker: BrokerId) -> Option<&mut BrokerRegistration> {
+        self.by_id.get_mut(broker.0 as usize)?.as_mut()
+    }
+
+    /// Registers `broker`, or replaces its registration.
+    pub fn insert(&mut self, broker: BrokerId, reg: BrokerRegistration) {
+        let index = broker.0 as usize;
+        if self.by_id.len() <= index {
+            self.by_id.resize(index + 1, None);
+        }
+        self.by_id[index] = Some(reg);
+    }
+
+    /// The registrations in broker id order.
+    pub fn iter(&self) -> impl Iterator<Item = (BrokerId, &BrokerRegistration)> {
+        (0u32..)
+            .zip(&self.by_id)
+            .filter_map(|(id, reg)| Some((BrokerId(id), reg.as_ref()?)))
+    }
+
     pub fn is_fenced(&self, broker: BrokerId) -> bool {
-        self.brokers.get(&broker).is_none_or(|r| r.fenced)
+        self.get(broker).is_none_or(|r| r.fenced)
     }
 
     /// Kafka: `Partition.isReplicaIsrEligible` (KAFKA-15021) / `isBrokerEpochIsrEligible`: not
@@ -58,7 +79,7 @@ impl BrokerRegistry {
     /// replica that has not fetched from this leader yet is not eligible. Controlled shutdown is
     /// not modelled.
     pub fn is_isr_eligible(&self, broker: BrokerId, fetched_broker_epoch: Option<u64>) -> bool {
-        match self.brokers.get(&broker) {
+        match self.get(broker) {
             None => false,
             Some(r) => !r.fenced && fetched_broker_epoch == Some(r.broker_epoch),
         }

@@ -5,7 +5,8 @@
 //! - `log`: log end offset, leader epoch cache, recent batches;
 //! - `replica`: what a leader knows of a follower (`ReplicaState`);
 //! - `partition`: high watermark, ISR (committed / pending), append, make-leader/follower;
-//! - `hosted`: the partitions a broker hosts, indexed by topic-partition;
+//! - `tp_map`: maps keyed by topic-partition, as tables (the partitions a broker hosts, the
+//!   controller's partition records);
 //! - `metadata`: partition records and broker registrations;
 //! - `controller`: fencing, elections, AlterPartition;
 //! - `produce`: `appendRecords` and the produce response;
@@ -28,7 +29,6 @@ pub mod fetch;
 pub mod fetch_buffers;
 mod fetcher;
 pub mod fetchers;
-pub mod hosted;
 mod idle;
 pub mod log;
 pub mod metadata;
@@ -37,6 +37,7 @@ pub mod produce;
 pub mod replica;
 pub mod requests;
 pub mod small_list;
+pub mod tp_map;
 
 use serde::Serialize;
 

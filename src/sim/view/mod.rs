@@ -283,10 +283,9 @@ fn controller_view(sim: &Simulation) -> ControllerView {
     ControllerView {
         fenced: c
             .registry
-            .brokers
             .iter()
             .filter(|(_, r)| r.fenced)
-            .map(|(&b, _)| b)
+            .map(|(b, _)| b)
             .collect(),
         partitions: c
             .partitions
