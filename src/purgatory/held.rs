@@ -113,6 +113,7 @@ impl<O> Slab<O> {
     /// Drops the operation and makes its id (and every watch entry holding it) stale. A slot
     /// whose generation reaches `RETIRED` is never reused, so an id never aliases a later one
     /// and a matching generation always means the slot is held.
+    #[inline(always)]
     pub fn release(&mut self, id: OpId) {
         let entry = hot::at_mut(&mut self.slots, id.slot as usize);
         debug_assert_eq!(entry.generation, id.generation);

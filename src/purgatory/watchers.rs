@@ -190,11 +190,10 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
 
     /// An operation on `memberships` has just completed: its entries stay on their lists (and in
     /// `PurgatorySize`) until a walk of the list or a purge takes them off.
+    #[inline(always)]
     pub fn mark_garbage(&mut self, memberships: &Memberships) {
         if let Some(spill) = memberships.spill() {
-            for i in 0..self.spills[spill].len() {
-                self.mark_one_garbage(self.spills[spill][i]);
-            }
+            self.mark_spilled_garbage(spill);
             return;
         }
         for &list in &memberships.0 {
@@ -202,6 +201,13 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
                 break;
             }
             self.mark_one_garbage(list);
+        }
+    }
+
+    #[cold]
+    fn mark_spilled_garbage(&mut self, spill: usize) {
+        for i in 0..self.spills[spill].len() {
+            self.mark_one_garbage(self.spills[spill][i]);
         }
     }
 
