@@ -168,10 +168,6 @@ impl Series {
         let keep = self.points.partition_point(|&(t, _)| t < from_ms);
         self.points.truncate(keep);
     }
-
-    pub fn len(&self) -> usize {
-        self.points.len()
-    }
 }
 
 /// Markers, series and HW moves of a run up to the furthest point computed.
