@@ -2,6 +2,8 @@
 //! outcomes (kafka-semantics.md section f, derived by hand for the contract's timing in
 //! scenarios/README.md) hold independently of the goldens.
 
+mod common;
+
 use std::path::Path;
 
 use purgatory_playground::scenario::result::RunResult;
@@ -37,11 +39,7 @@ fn outcome(result: &RunResult, id: &str) -> (Option<u64>, Vec<Option<&'static st
 fn every_curated_scenario_reproduces_its_golden() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
+    for path in common::curated_files() {
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
         let actual = serde_json::to_string_pretty(&run(&name)).unwrap() + "\n";
         let golden_path = dir.join("golden").join(format!("{name}.json"));

@@ -2,6 +2,8 @@
 //! message, the canonical text round-trips, no input makes the parser panic, and the runner's
 //! command line answers as the contract says.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,16 +16,6 @@ use serde_json::{json, Value};
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
-}
-
-fn curated_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(scenarios_dir())
-        .expect("scenarios/ exists")
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// A valid scenario with one action of several kinds; the edits below break one thing each.
@@ -87,7 +79,7 @@ fn assert_error(pointer: &str, replacement: Option<Value>, path: &str, message: 
 
 #[test]
 fn every_curated_scenario_parses_and_is_named_after_its_file() {
-    let files = curated_files();
+    let files = common::curated_files();
     assert!(
         files.len() >= 20,
         "found only {} scenario files",
@@ -108,7 +100,7 @@ fn every_curated_scenario_parses_and_is_named_after_its_file() {
 
 #[test]
 fn there_is_a_curated_file_for_each_spec_scenario() {
-    let names: Vec<String> = curated_files()
+    let names: Vec<String> = common::curated_files()
         .iter()
         .filter_map(|file| file.file_name()?.to_str().map(str::to_owned))
         .collect();
@@ -965,7 +957,7 @@ impl Rng {
 }
 
 fn small_curated_texts() -> Vec<String> {
-    curated_files()
+    common::curated_files()
         .iter()
         .map(|file| std::fs::read_to_string(file).expect("readable"))
         .filter(|text| text.len() < 10_000)

@@ -3,8 +3,6 @@
 //! undo brings it back, an exported session reopens byte for byte, the trace hash is the
 //! runner's, and breakpoints stop where the story turns.
 
-use std::path::Path;
-
 use serde_json::json;
 
 use purgatory_playground::scenario::Scenario;
@@ -25,17 +23,14 @@ fn extend_all(session: &mut Session) -> bool {
 }
 
 fn curated() -> Vec<(String, Scenario)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
+    let out: Vec<(String, Scenario)> = common::curated_files()
+        .into_iter()
+        .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap();
             let name = path.file_stem().unwrap().to_str().unwrap().to_string();
-            out.push((name, Scenario::from_json(&text).unwrap()));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+            (name, Scenario::from_json(&text).unwrap())
+        })
+        .collect();
     assert!(out.len() >= 20, "only {} scenarios", out.len());
     out
 }
