@@ -98,3 +98,46 @@ impl MetadataDelta {
         self.partitions.is_empty() && self.brokers.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reg(fenced: bool, broker_epoch: u64) -> BrokerRegistration {
+        BrokerRegistration {
+            fenced,
+            broker_epoch,
+        }
+    }
+
+    #[test]
+    fn registry_looks_up_replaces_and_iterates_in_id_order() {
+        let mut registry = BrokerRegistry::new(2);
+        assert_eq!(registry.get(BrokerId(1)), Some(&reg(false, 0)));
+        assert_eq!(registry.get(BrokerId(2)), None, "never registered");
+        assert!(
+            registry.is_fenced(BrokerId(2)),
+            "unknown brokers count as fenced"
+        );
+
+        registry.insert(BrokerId(4), reg(true, 7));
+        registry.insert(BrokerId(0), reg(false, 3));
+        registry.get_mut(BrokerId(1)).unwrap().fenced = true;
+        let all: Vec<_> = registry.iter().map(|(id, r)| (id.0, *r)).collect();
+        assert_eq!(
+            all,
+            vec![(0, reg(false, 3)), (1, reg(true, 0)), (4, reg(true, 7))],
+            "every registration once, in id order, the gap skipped"
+        );
+        assert!(registry.is_isr_eligible(BrokerId(0), Some(3)));
+        assert!(
+            !registry.is_isr_eligible(BrokerId(0), Some(2)),
+            "an older epoch"
+        );
+        assert!(!registry.is_isr_eligible(BrokerId(1), Some(0)), "fenced");
+        assert!(
+            !registry.is_isr_eligible(BrokerId(3), Some(0)),
+            "not registered"
+        );
+    }
+}
