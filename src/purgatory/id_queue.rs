@@ -104,12 +104,18 @@ mod tests {
         queue.iter().map(|id| id.slot).collect()
     }
 
-    #[test]
-    fn fifo_with_drops_at_the_front_and_reclaimed_storage() {
+    /// Operations `0..n` appended in order.
+    fn filled(n: u32) -> IdQueue {
         let mut queue = IdQueue::default();
-        for slot in 0..1000 {
+        for slot in 0..n {
             queue.push_back(id(slot));
         }
+        queue
+    }
+
+    #[test]
+    fn fifo_with_drops_at_the_front_and_reclaimed_storage() {
+        let mut queue = filled(1000);
         for slot in 0..900 {
             assert_eq!(queue.front(), Some(id(slot)));
             queue.drop_front();
@@ -126,10 +132,7 @@ mod tests {
 
     #[test]
     fn a_walk_keeps_survivors_in_order_in_place() {
-        let mut queue = IdQueue::default();
-        for slot in 0..10 {
-            queue.push_back(id(slot));
-        }
+        let mut queue = filled(10);
         queue.drop_front();
         let mut kept = 0;
         for k in 0..queue.len() {
@@ -147,10 +150,7 @@ mod tests {
 
     #[test]
     fn retain_keeps_order_and_forgets_the_dropped_front() {
-        let mut queue = IdQueue::default();
-        for slot in 0..6 {
-            queue.push_back(id(slot));
-        }
+        let mut queue = filled(6);
         queue.drop_front();
         queue.retain(|id| id.slot != 3);
         assert_eq!(slots(&queue), [1, 2, 4, 5]);
