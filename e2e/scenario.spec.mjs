@@ -1,6 +1,7 @@
 // Scenarios by link: ?scenario=NAME opens a curated scenario (800x600); played to its end it shows
 // the scenario's outcome and the end notice; a name that does not exist and a damaged session link
-// each get a clear message while a live session opens instead.
+// each get a clear message while a live session opens instead; a session link followed in the open
+// page opens in place, and a damaged one leaves the open session as it was.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, playgroundsReady, waitText, onPlayground } from './lib.mjs';
@@ -59,5 +60,23 @@ export default async function scenarioSpec(ctx) {
     const notice = await page.textContent('.notices');
     ctx.assert(notice.includes(`t="${t}" is not a whole number`), `t=${t} is reported: ${notice}`);
   }
+
+  // A session link followed in the open page (pasted into the address bar, an in-page link):
+  // it opens in place at its instant; a fragment that names no session is the host page's own;
+  // a damaged one says so and leaves the open session as it was.
+  const s03 = 's03-stalled-follower-completes-at-isr-shrink';
+  const state = () => onPlayground(page, (el) => ({ name: el.app.source?.curated ?? null, at: el.app.sim.nowMs, actions: el.app.sim.actions().length }));
+  await page.evaluate((h) => { location.hash = h; }, `scenario=${s03}&t=250`);
+  await page.waitForFunction((name) => document.querySelector('purgatory-playground').app?.source?.curated === name, s03, { timeout: 10000 });
+  await waitText(page, '.notices', new RegExp(`Opened the link: ${s03} at 250 ms`));
+  const opened = await state();
+  ctx.assert(opened.at === 250 && (await page.inputValue('[data-testid="scenario-pick"]')) === s03, `the followed link opened s03 at 250 ms: ${JSON.stringify(opened)}`);
+  await ctx.screenshot(page, 'scenario-link-followed-800x600', { fullPage: false });
+  await page.evaluate(() => { location.hash = 'top'; });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  ctx.assert(JSON.stringify(await state()) === JSON.stringify(opened), 'a fragment that names no session changes nothing');
+  await page.evaluate(() => { location.hash = 'session=AAAA*bad'; });
+  await waitText(page, '.notices', /could not be opened.*the open session stays as it was/);
+  ctx.assert(JSON.stringify(await state()) === JSON.stringify(opened), 'a damaged link followed in the page keeps the open session');
   ctx.assertNoErrors(errors, 'scenario page');
 }

@@ -75,6 +75,9 @@ export class PlaygroundApp {
     if (this.sim) this.freeHandle();
     this.sim = sim;
     this.source = source;
+    // What was said about the session before (a fork's undo, a breakpoint, a link) is not about
+    // this one.
+    this.clearNotices();
     this.root.querySelector('.pp').dataset.live = String(source.live != null);
     this.ended = false;
     this.complete = false;

@@ -103,12 +103,15 @@ export class PurgatoryPlayground extends HTMLElement {
     this.observer.observe(this);
     this.onVisibility = () => this.updateRunning();
     document.addEventListener('visibilitychange', this.onVisibility);
+    this.onHashChange = () => this.openLink().catch((e) => this.fail(e));
+    window.addEventListener('hashchange', this.onHashChange);
   }
 
   disconnectedCallback() {
     this.connected = false;
     this.observer?.disconnect();
     document.removeEventListener('visibilitychange', this.onVisibility);
+    window.removeEventListener('hashchange', this.onHashChange);
     this.app?.destroy();
     this.app = null;
     this.removeAttribute('ready');
@@ -182,8 +185,13 @@ export class PurgatoryPlayground extends HTMLElement {
   /** Which session to open: the link (page layout), scenario, src, an inline child, or live. */
   async resolveSource() {
     if (this.opts.layout === 'page') {
-      const fromLink = await this.fromLocation();
-      if (fromLink) return fromLink;
+      try {
+        const fromLink = await this.fromLocation();
+        if (fromLink) return fromLink;
+      } catch (e) {
+        if (!(e instanceof LinkError)) throw e;
+        this.linkProblem = `${e.message}; showing a live session instead.`;
+      }
     }
     const name = this.getAttribute('scenario');
     if (name) {
@@ -205,27 +213,57 @@ export class PurgatoryPlayground extends HTMLElement {
     return { source: { live: PAGE_DEFAULTS } };
   }
 
-  /** The full page reads its session from the link: #session=, #scenario=…&t=…, or ?scenario=. */
+  /**
+   * The full page reads its session from the link: #session=, #scenario=…&t=…, or ?scenario=.
+   * Null when the address names none; a LinkError saying what is wrong with one it cannot open.
+   */
   async fromLocation() {
     const params = new URLSearchParams(location.search);
     if (params.has('story')) this.opts.story = true;
+    let frag;
     try {
-      const frag = await readFragment(location.hash);
-      if (frag?.text) return { source: { text: frag.text, label: 'the link' } };
-      if (frag?.curated) {
-        if (!curated(frag.curated)) throw new Error(`the link names scenario "${frag.curated}", which does not exist`);
-        return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected };
-      }
+      frag = await readFragment(location.hash);
     } catch (e) {
-      this.linkProblem = `This link could not be opened (${e.message ?? e}); showing a live session instead.`;
-      return null;
+      throw new LinkError(`This link could not be opened (${e.message ?? e})`);
+    }
+    if (frag?.text) return { source: { text: frag.text, label: 'the link' } };
+    if (frag?.curated) {
+      if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
+      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected };
     }
     const name = params.get('scenario');
-    if (name && !curated(name)) {
-      this.linkProblem = `There is no scenario called “${name}”; showing a live session instead.`;
-      return null;
-    }
+    if (name && !curated(name)) throw new LinkError(`There is no scenario called “${name}”`);
     return name ? { source: { curated: name } } : null;
+  }
+
+  /**
+   * A session link followed in an open page (pasted into the address bar, or an in-page
+   * `<a href="#scenario=…">`): opens it in place, paused at its instant. A fragment that names
+   * no session (#top) is the host page's own and changes nothing; a link that cannot be opened
+   * says why and leaves the open session as it was.
+   */
+  async openLink() {
+    const app = this.app;
+    if (this.opts?.layout !== 'page' || !app?.sim) return;
+    const keys = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (!keys.has('session') && !keys.has('scenario')) return;
+    const gen = ++this.generation;
+    let plan;
+    try {
+      plan = await this.fromLocation();
+    } catch (e) {
+      if (!(e instanceof LinkError)) throw e;
+      if (gen === this.generation && app === this.app) app.notice('bad', `${e.message}; the open session stays as it was.`);
+      return;
+    }
+    if (gen !== this.generation || app !== this.app || !plan) return;
+    const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false });
+    if (error) {
+      app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
+      return;
+    }
+    app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${app.sim.nowMs} ms.` : `Opened the link's session at ${app.sim.nowMs} ms.`);
+    app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
   async openSource(gen = ++this.generation, restore = null) {
@@ -330,5 +368,8 @@ export class PurgatoryPlayground extends HTMLElement {
 }
 
 class SourceError extends Error {}
+
+/** What is wrong with the address's session link (the caller says what happens instead). */
+class LinkError extends Error {}
 
 if (!customElements.get('purgatory-playground')) customElements.define('purgatory-playground', PurgatoryPlayground);
