@@ -1,7 +1,7 @@
 // The live page as a person uses it: acks=all answered NONE once the followers fetched it; both
 // followers paused, a request waits in the purgatory and on the wheel, then times out; acks=1 is
 // answered at once; acks=2 gets INVALID_REQUIRED_ACKS; bad form input gets an inline message.
-import { playgroundsReady, waitText } from './lib.mjs';
+import { onPlayground, playgroundsReady, waitText } from './lib.mjs';
 
 const responded = (id, error) => new RegExp(`^${id} acks=.*${error}`);
 
@@ -83,5 +83,17 @@ export default async function pageSpec(ctx) {
   ctx.assert(await requests() === sent, `no produce was sent for the refused inputs (${sent} requests before)`);
   await page.fill('.produce-form input[name=partitions]', '0');
   await ctx.screenshot(page, 'page-after-acks-1', { fullPage: false });
+
+  // A burst: every request goes, one instant apart, and the newest is the one followed (the
+  // followers are saved and drawn once, so a burst of thousands does not hold the page).
+  const model = () => onPlayground(page, (el) => ({ now: el.app.sim.nowMs, produces: el.app.sim.actions().filter((a) => a.action === 'produce').length, selected: el.app.selected }));
+  const before = await model();
+  await page.fill('input[name=burst]', '300');
+  await page.click('[data-testid="burst"]');
+  const after = await model();
+  ctx.assert(after.produces === before.produces + 300 && after.now === before.now + 300, `a burst of 300 sent 300 produces, one per instant: ${JSON.stringify({ before, after })}`);
+  const newest = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.action === 'produce').at(-1).id);
+  ctx.assert(after.selected === newest, `the burst's newest request is selected: ${after.selected} (newest ${newest})`);
+  ctx.assert((await page.textContent('[data-testid="command-error"]')) === '', 'no message after a good burst');
   ctx.assertNoErrors(errors, 'page');
 }

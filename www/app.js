@@ -280,11 +280,43 @@ export class PlaygroundApp {
    * answer, or throws the refusal's message.
    */
   command(cmd) {
+    const done = this.apply(cmd);
+    if (done) this.settle(cmd, done);
+    return done;
+  }
+
+  /**
+   * `cmd` again `times` times, each at the instant after the one before (a burst's followers):
+   * one save and one draw for all of them, not one each. Returns how many were applied; a
+   * rejected one throws, as `command` does, after what went before it has been drawn.
+   */
+  repeat(cmd, times) {
+    let last = null;
+    let sent = 0;
+    try {
+      for (; sent < times; sent++) {
+        const done = this.apply({ ...cmd });
+        if (!done) break;
+        last = done;
+      }
+    } finally {
+      if (last) this.settle(cmd, last);
+    }
+    return sent;
+  }
+
+  /** The model's side of a command, and what it says about the run (a fork, a live continuation). */
+  apply(cmd) {
     const done = this.guard(() => this.sim.command(cmd));
     if (!done) return null;
     if (done.forked) this.notice('fork', `The run after ${fmt(done.at_ms - 1)} ms was dropped: this is a new future.`, { undo: true });
     if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
     if (done.forked || done.continued_live) this.timeline?.invalidate();
+    return done;
+  }
+
+  /** After commands: saved for recovery, their events taken, the newest request selected, drawn. */
+  settle(cmd, done) {
     this.ended = false;
     this.controls.hideEnd();
     this.saveForRecovery();

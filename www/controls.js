@@ -197,10 +197,15 @@ export class Controls {
       this.act(cmd);
       return;
     }
-    // A burst: the first command may fork; the rest follow at the next instants.
+    // A burst: the first command may fork (and ask first); the rest follow at the next instants,
+    // saved and drawn once.
     this.act(cmd, (first) => {
-      for (let i = 1; first && i < times; i++) {
-        if (!this.run({ ...cmd })) break;
+      if (!first) return;
+      const err = this.$('.cmd-error');
+      try {
+        this.app.repeat(cmd, times - 1);
+      } catch (e) {
+        if (err) err.textContent = String(e.message ?? e);
       }
     });
   }
