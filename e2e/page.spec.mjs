@@ -41,6 +41,8 @@ export default async function pageSpec(ctx) {
   await waitText(page, '[data-testid="response"]', responded('p2', 'REQUEST_TIMED_OUT'));
   await page.click('[data-testid="play"]');
   ctx.assert((await page.textContent('[data-testid="num-delayed-operations"]')) === '0', 'nothing waiting after the timeout');
+  const path3 = await page.textContent('[data-testid="panel-codepath"]');
+  ctx.assert(/onExpiration/.test(path3) && /timer fired/.test(path3) && !/every partition done/.test(path3), `code path says p2's timer fired: ${path3}`);
 
   // acks=1: answered at once, at the leader append.
   await page.selectOption('[data-testid="acks"]', '1');

@@ -65,8 +65,10 @@ export class EventHistory {
   /** Whether an event is part of the followed request's story (and learns from it). */
   belongs(e) {
     const s = this.trackState;
-    if (!s || s.done) return false;
+    if (!s) return false;
     const mine = requestOf(e) === this.trackId;
+    // After the response only the request's own events (onExpiration follows onComplete's answer).
+    if (s.done && !mine) return false;
     if (mine) {
       if (e.event === 'produce_received') { s.broker = e.broker; s.keys = e.partitions.map(([tp]) => tp); }
       if (e.event === 'delayed_produce_created') s.op = `${e.op.slot}.${e.op.generation}`;

@@ -95,7 +95,7 @@ export function requestOf(e) {
  */
 export function explainCompletion(completion, history) {
   const byId = { get: (id) => (history.event ? history.event(id) : history.get(id)) };
-  if (completion.event === 'operation_expired') {
+  if (completion.event === 'operation_expired' || completion.how === 'expired') {
     return `its timer fired at ${fmt(completion.at_ms)} ms before every partition reached its required offset`;
   }
   if (completion.how === 'first_try' || completion.how === 'second_try') {

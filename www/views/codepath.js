@@ -39,15 +39,20 @@ export function requestSteps(track, history, now) {
   step('tryCompleteElseWatch', !!created, tcw, noDelay);
   const cac = track.checks;
   const lastCac = completed?.how === 'check_and_complete' ? history.event(completed.cause) : null;
+  // The timer fired first: Kafka's DelayedOperation.run is forceComplete (so onComplete, which
+  // sends the response) and then onExpiration; a step can stop between the two.
+  const timedOut = !!expired || completed?.how === 'expired';
   step('checkAndComplete', !!lastCac || cac.length > 0, cac.length
-    ? `${cac.length} call${cac.length === 1 ? '' : 's'} on its keys${lastCac ? `; completed by checkAndComplete(${lastCac.key}) at ${fmt(lastCac.at_ms)} ms` : '; not complete yet'}`
-    : (timer && !completed ? 'waiting for the HW to move (a fetch) or the timer' : ''), noDelay || firstTry || secondTry);
+    ? `${cac.length} call${cac.length === 1 ? '' : 's'} on its keys${lastCac ? `; completed by checkAndComplete(${lastCac.key}) at ${fmt(lastCac.at_ms)} ms` : timedOut ? '; none found it complete' : '; not complete yet'}`
+    : timer && !completed ? 'waiting for the HW to move (a fetch) or the timer'
+      : timedOut ? 'never called on its keys: their HW did not move' : '', noDelay || firstTry || secondTry);
   let end = '';
-  if (expired) end = `onComplete, then onExpiration at ${fmt(expired.at_ms)} ms: ${expired.expired_partitions.join(', ')} timed out`;
+  if (expired) end = `the timer fired: onComplete, then onExpiration at ${fmt(expired.at_ms)} ms: ${expired.expired_partitions.join(', ')} timed out`;
+  else if (timedOut) end = `onComplete at ${fmt(completed.at_ms)} ms: ${explainCompletion(completed, history)} (forceComplete from the timer; onExpiration comes next)`;
   else if (completed) end = `onComplete at ${fmt(completed.at_ms)} ms: ${explainCompletion(completed, history)}`;
   if (response) end += `${end ? '; ' : ''}response after ${fmt(response.latency_ms)} ms: ${response.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
   if (closed) end += `${end ? '; ' : ''}connection closed: ${closed.reason}`;
-  step(expired ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), end);
+  step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), end);
   // The current step: the last one reached.
   let cur = -1;
   s.forEach((x, i) => { if (x.state === 'done') cur = i; });
