@@ -63,7 +63,7 @@ export function requestSteps(track, history, now) {
 
 export function renderCodePath(el, track, history, now) {
   if (!track) {
-    patch(el.querySelector('.cp-body'), '<p class="muted">Fire a produce request (or pick one in Responses) to follow it through the broker.</p>');
+    patch(el.querySelector('.cp-body'), '<p class="muted"><span class="if-can-produce">Fire a produce request (or pick one in Responses) to follow it through the broker.</span><span class="if-watching">This scenario sends no produce request to follow.</span></p>');
     return;
   }
   const steps = requestSteps(track, history, now);

@@ -66,7 +66,7 @@ export function renderPurgatory(el, snap, selected) {
   // The frame of each section, then its parts: only a part whose HTML changed is rewritten.
   const skeleton = shown.map((b) => `<section class="purg" data-broker="${b.id}"><h3>broker ${b.id} · Produce purgatory</h3>
       <div class="purg-gauges"></div><h4>Watch lists (FIFO)</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`).join('')
-    || '<p class="muted">Nothing in any produce purgatory. Fire an acks=all request while a follower is paused to see one wait.</p>';
+    || '<p class="muted">Nothing in any produce purgatory. <span class="if-can-produce">Fire an acks=all request while a follower is paused to see one wait.</span><span class="if-watching">Play: the scenario\'s acks=all requests wait here until their in-sync replicas have the records.</span></p>';
   patch(el.querySelector('.purg-totals'), `<span>PurgatorySize (all brokers) <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
   const body = el.querySelector('.purg-body');
   patch(body, skeleton);
