@@ -25,6 +25,12 @@ export default async function embedSpec(ctx) {
     return els.every((e) => e.app.model === els[0].app.model) && new Set(els.map((e) => e.app.sim)).size === els.length;
   }), 'one shared wasm module, one session per element');
   await ctx.screenshot(page, 'embed-docs-1000', { fullPage: false });
+  // Without the cluster view the panels go two by two, in the order the element names them.
+  const placed = await page.evaluate(() => [2, 3].map((i) => [...document.querySelectorAll('purgatory-playground')[i].shadowRoot.querySelectorAll('.panel')]
+    .map((p) => ({ name: p.dataset.testid.replace('panel-', ''), left: Math.round(p.getBoundingClientRect().left), top: Math.round(p.getBoundingClientRect().top) }))));
+  for (const [a, b] of placed) {
+    ctx.assert(a.top === b.top && a.left < b.left, `${a.name} and ${b.name} side by side, in the order named: ${JSON.stringify([a, b])}`);
+  }
 
   // Hostile host CSS: nothing inside changes; the element's own rules do not reach the host page.
   await page.addStyleTag({ content: HOSTILE });
