@@ -117,9 +117,9 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   return file;
 }
 
-/** A fresh browser context and page with error collection: { context, page, errors }. */
-export async function openPage(browser, { viewport = { width: 1280, height: 800 } } = {}) {
-  const context = await browser.newContext({ viewport });
+/** A fresh browser context (the viewport and any other Playwright context options) and page with error collection: { context, page, errors }. */
+export async function openPage(browser, { viewport = { width: 1280, height: 800 }, ...options } = {}) {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const errors = collectErrors(page);
   return { context, page, errors };

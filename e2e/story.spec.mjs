@@ -1,7 +1,8 @@
 // The guided story at human speed: ?scenario=s03…&story opens the scenario's story on its first
 // caption; "Next" plays the run at the story pace and holds exactly at the next caption's instant,
 // with that caption shown and its panel highlighted; "Back" returns to the previous caption's
-// instant; a seek by hand shows the caption of the instant reached; closing hands back the page.
+// instant; a seek by hand shows the caption of the instant reached; closing hands back the page;
+// on a phone the caption stays on screen above the panel it talks about.
 import { playgroundsReady, onPlayground, nowMs, waitText } from './lib.mjs';
 
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
@@ -56,4 +57,22 @@ export default async function storySpec(ctx) {
   ctx.assert(await page.isHidden('[data-testid="story"]'), 'the story closes');
   ctx.assert(await page.isVisible('[data-testid="story-start"]'), 'and can be started again from the toolbar');
   ctx.assertNoErrors(errors, 'story');
+
+  // On a phone the caption stays on screen while the story scrolls to the panel it talks about.
+  const phone = await ctx.openPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  await phone.page.goto(`${ctx.baseURL}?scenario=${S03}&story`, { waitUntil: 'load' });
+  await playgroundsReady(phone.page);
+  for (let step = 2; step <= 3; step++) {
+    await phone.page.click('[data-testid="story-next"]');
+    await waitText(phone.page, '[data-testid="story"]', new RegExp(`Step ${step} of`), { timeout: 60000 });
+    await phone.page.waitForFunction(() => !/Playing/.test(document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="story-caption"]').textContent), null, { timeout: 60000 });
+    const seen = await onPlayground(phone.page, (el) => {
+      const box = (n) => { const r = n.getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom) }; };
+      return { caption: box(el.shadowRoot.querySelector('[data-testid="story-caption"]')), focus: box([...el.shadowRoot.querySelectorAll('.story-focus')].at(-1)), height: innerHeight };
+    });
+    ctx.assert(seen.caption.top >= 0 && seen.caption.bottom <= seen.height && seen.focus.top >= seen.caption.bottom && seen.focus.top < seen.height,
+      `step ${step} on a phone: the caption on screen and its panel below it: ${JSON.stringify(seen)}`);
+  }
+  await ctx.screenshot(phone.page, 'story-phone-step-3', { fullPage: false });
+  ctx.assertNoErrors(phone.errors, 'story on a phone');
 }

@@ -159,7 +159,9 @@ export class Story {
     this.focusTarget = step.target ?? null;
     if (this.app.opts.layout === 'page') {
       const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
-      (target ?? panel).scrollIntoView({ block: 'nearest', behavior });
+      const shown = target ?? panel;
+      shown.style.scrollMarginTop = `${this.box.offsetHeight + 8}px`; // below the sticky caption
+      shown.scrollIntoView({ block: 'nearest', behavior });
     }
   }
 
