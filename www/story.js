@@ -159,8 +159,11 @@ export class Story {
     this.focusTarget = step.target ?? null;
     if (this.app.opts.layout === 'page') {
       const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
+      const bar = root.querySelector('.bar');
+      const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
+      this.box.style.top = `${barHeight}px`;
       const shown = target ?? panel;
-      shown.style.scrollMarginTop = `${this.box.offsetHeight + 8}px`; // below the sticky caption
+      shown.style.scrollMarginTop = `${barHeight + this.box.offsetHeight + 8}px`; // below the caption
       shown.scrollIntoView({ block: 'nearest', behavior });
     }
   }
