@@ -405,8 +405,11 @@ export class Controls {
 
 function label(name, about) {
   const id = name.split('-')[0].toUpperCase().replace(/^X/, 'x');
-  const text = about.replace(/^S\d+\.\s*/, '').split(/:\s/)[0];
-  return `${id} · ${text}`;
+  const text = about.replace(/^S\d+\.\s*/, '');
+  const short = text.split(/:\s/)[0];
+  // Scenarios that share a heading (S15's two purge cases) are told apart by what follows it.
+  const shared = SCENARIOS.filter(([n, a]) => n !== name && a.replace(/^S\d+\.\s*/, '').split(/:\s/)[0] === short).length > 0;
+  return `${id} · ${(shared ? text.split(/\s\(|\.\s/)[0] : short).replace(/\.$/, '')}`;
 }
 
 /** A field's value as a whole number, or NaN for anything else ("1e3", "0x10", "2.0", ""). */
