@@ -18,7 +18,7 @@ export default async function smoke(ctx) {
     const box = await page.locator(`[data-testid="${name}"]`).boundingBox();
     ctx.assert(box && box.y >= 0 && box.y + 40 <= 800 && box.x + box.width <= 1280, `${name} starts on the first screen at 1280x800: ${JSON.stringify(box)}`);
   }
-  const t = Number(await page.textContent('[data-testid="now-ms"]'));
+  const t = Number(await page.getAttribute('[data-testid="now-ms"]', 'data-ms'));
   ctx.assert(t > 0, `a live session plays on opening (t = ${t})`);
   ctx.assert(/Try this/.test(await page.textContent('.notices')), 'a first-time hint says what to try');
   ctx.assertNoErrors(errors, 'index.html');

@@ -374,7 +374,12 @@ export class Controls {
 
   updateClock(snap) {
     const now = this.$('[data-testid="now-ms"]');
-    if (now) now.textContent = String(snap.now_ms);
+    if (!now) return this.updateHash();
+    const text = fmt(snap.now_ms); // grouped as every other millisecond count on the page
+    if (now.textContent !== text) {
+      now.textContent = text;
+      now.dataset.ms = String(snap.now_ms);
+    }
     this.updateHash();
   }
 
