@@ -74,7 +74,12 @@ export default async function pageSpec(ctx) {
     await page.click('[data-testid="produce"]');
     const said = await page.textContent('[data-testid="command-error"]');
     ctx.assert(said.includes(says), `${field} "${value}" gets an inline message: ${said}`);
+    const marked = await page.$$eval('.produce-form [aria-invalid="true"]', (els) => els.map((e) => e.name));
+    ctx.assert(JSON.stringify(marked) === JSON.stringify([field]), `the ${field} field alone is marked invalid: ${marked}`);
   }
+  // Fixing the marked field takes the mark and the message away.
+  await page.fill('.produce-form input[name=partitions]', '0');
+  ctx.assert(!(await page.$('.produce-form [aria-invalid]')) && (await page.textContent('[data-testid="command-error"]')) === '', 'an edit clears the mark and its message');
   await page.fill('.produce-form input[name=count]', '10');
   await page.fill('.produce-form input[name=partitions]', '0');
   await page.fill('input[name=burst]', '1e2');

@@ -31,6 +31,7 @@ export class Controls {
     on('[data-testid="speed"]', 'change', (ev) => this.setSpeed(ev.target.value));
     on('.produce-form', 'submit', (ev) => { ev.preventDefault(); this.produce(1); });
     on('.burst-send', 'click', () => this.produce(wholeNumber(this.$('[name=burst]').value)));
+    on('.produce-form', 'input', (ev) => this.fieldEdited(ev.target));
     on('.scenario-pick', 'change', (ev) => this.pick(ev.target.value));
     on('.story-start', 'click', () => this.app.story.start());
     on('.setup-form', 'submit', (ev) => { ev.preventDefault(); this.applySetup(); });
@@ -168,6 +169,15 @@ export class Controls {
     el.querySelector('[data-testid="fork-confirm"]').focus();
   }
 
+  /** A field marked wrong is being fixed: the mark and its message go. */
+  fieldEdited(input) {
+    if (input.getAttribute('aria-invalid') !== 'true') return;
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-errormessage');
+    const err = this.$('.cmd-error');
+    if (err) err.textContent = '';
+  }
+
   produce(times) {
     const form = this.$('.produce-form');
     const err = this.$('.cmd-error');
@@ -182,13 +192,20 @@ export class Controls {
     // Whole numbers separated by commas or spaces, nothing else ("0," or "1e1" is a typo, not 0 or 10).
     const tokens = form.partitions.value.trim().split(/\s*,\s*|\s+/);
     const parts = tokens.map(Number);
-    const problem = tokens.some((t) => !/^\d+$/.test(t)) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
-      : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).'
-      : !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.'
-        : timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).'
-          : !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null;
+    // The first field that is wrong, marked as such (aria-invalid) until it is edited.
+    const [field, problem] = [
+      [form.partitions, tokens.some((t) => !/^\d+$/.test(t)) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
+        : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).' : null],
+      [form.count, !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.' : null],
+      [form.timeout, timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).' : null],
+      [form.burst, !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null],
+    ].find(([, p]) => p) ?? [];
+    for (const input of form.querySelectorAll('[aria-invalid]')) this.fieldEdited(input);
     if (problem) {
       err.textContent = problem;
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-errormessage', 'produce-error');
+      field.focus();
       return;
     }
     const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic: form.topic.value, partition: p, count })) };

@@ -62,7 +62,7 @@ const produceForm = (full) => `<form class="produce-form" aria-label="Send a pro
   <button type="submit" data-testid="produce" class="primary">Send</button>
   ${full ? `<label class="burst">× <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size"></label><button type="button" class="burst-send" data-testid="burst">Send burst</button>` : ''}
   <p id="h-parts" class="hint">${full ? 'Partitions: numbers such as “0” or “0, 1”; one that does not exist gets UNKNOWN_TOPIC_OR_PARTITION.' : ''}</p>
-  <p class="cmd-error error" role="alert" data-testid="command-error"></p>
+  <p class="cmd-error error" id="produce-error" role="alert" data-testid="command-error"></p>
 </form>`;
 
 const bodies = {
