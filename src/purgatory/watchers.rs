@@ -143,7 +143,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
     }
 
     /// The operation holding `memberships` is gone: its spill, if any, can be reused.
-    #[inline]
+    #[inline(always)]
     pub fn forget(&mut self, memberships: Memberships) {
         if let Some(spill) = memberships.spill() {
             self.spills[spill].clear();

@@ -86,6 +86,7 @@ impl Wheels {
     /// handle. Returns whether the entry was still live (false for a stale handle). Cancelled
     /// entries never fire. The bucket stays queued even if it is now empty, and is later
     /// flushed as a no-op, as in Kafka.
+    #[inline(always)]
     pub fn cancel<S: EntryStore>(&mut self, store: &mut S, handle: TimerHandle) -> bool {
         if store.slot_of(handle).is_none() {
             return false;
