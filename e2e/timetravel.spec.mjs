@@ -50,6 +50,14 @@ export default async function timeTravel(ctx) {
   await page.keyboard.press('ArrowRight');
   const next = await nowMs(page);
   ctx.assert(next >= 0 && (await page.getAttribute('[data-testid="timeline"]', 'aria-valuenow')) === String(next), `ArrowRight moves to the next marker and the slider says so: ${next}`);
+  // '}' and '{' on the page go from marked moment to marked moment, as the timeline's arrows do.
+  await page.focus('[data-testid="play"]');
+  await page.keyboard.press('}');
+  const marked = await nowMs(page);
+  const expected = await onPlayground(page, (el, at) => el.app.timeline.markerNear(at, 1), next);
+  ctx.assert(marked > next && marked === expected, `'}' goes to the next marker: ${marked} (expected ${expected})`);
+  await page.keyboard.press('{');
+  ctx.assert(await nowMs(page) === next, `'{' comes back to the marker before: ${await nowMs(page)}`);
 
   // A breakpoint on expiry: played from 0, the clock stops exactly at 31000 ms and says why.
   await playFromZeroWithBreakpoint(page, 'breakpoint-expiry');

@@ -62,7 +62,15 @@ export class Controls {
       if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
       const t = ev.composedPath()[0];
       if (t instanceof Element && t.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return;
-      const act = { p: () => this.app.togglePlay(), n: () => this.app.stepForward(), ']': () => this.app.stepForward(), '[': () => this.app.stepBack() }[ev.key];
+      const act = {
+        p: () => this.app.togglePlay(),
+        n: () => this.app.stepForward(),
+        ']': () => this.app.stepForward(),
+        '[': () => this.app.stepBack(),
+        // A step is one event (a fetch every few ms); these go from marked moment to marked moment.
+        '}': () => { this.app.setPlaying(false); this.app.jumpMarker(1); },
+        '{': () => { this.app.setPlaying(false); this.app.jumpMarker(-1); },
+      }[ev.key];
       if (ev.key === 'Escape') this.closeMenus();
       if (!act || !this.app.sim) return;
       ev.preventDefault();

@@ -58,5 +58,5 @@ export function legendHtml() {
   return `<h3>Legend</h3>${SECTIONS.map(([key, title, items]) => `<section data-section="${key}"><h4>${title}</h4><ul>${items.join('')}</ul></section>`).join('')}
   <section data-section="log"><h4>Event log</h4><p>One line per event of the causal trace, in Kafka’s words. Lines that repeat while nothing changes (idle fetches) fold into one with a count; click a request to see only its lines.</p></section>
   <section data-section="metrics"><h4>Metrics</h4><p>Each plot is a step plot of the gauge’s exact value at every change (from the trace, not sampled per frame); the shaded band shows the lowest and highest value within each pixel.</p></section>
-  <section data-section="keys"><h4>Keys</h4><p><kbd>p</kbd> play / pause · <kbd>n</kbd> or <kbd>]</kbd> step forward · <kbd>[</kbd> step back · on the timeline: arrows move 1 ms (Shift: 100 ms), Page Up / Down jump between markers, Home / End.</p></section>`;
+  <section data-section="keys"><h4>Keys</h4><p><kbd>p</kbd> play / pause · <kbd>n</kbd> or <kbd>]</kbd> step to the next event · <kbd>[</kbd> step back · <kbd>}</kbd> / <kbd>{</kbd> the next / previous marked moment · on the timeline: arrows go to the previous / next marker, Page Up / Down move a tenth of it, Home / End.</p></section>`;
 }

@@ -93,9 +93,9 @@ function toolbar(opts) {
   const page = opts.layout === 'page';
   const full = opts.controls === 'full';
   const clock = opts.controls === 'none' ? '' : `<div class="clock-buttons" role="group" aria-label="Clock">
-      <button type="button" data-testid="step-back" aria-label="Step back one event ([)" title="Step back one event ([)">${ICONS.stepBack}</button>
+      <button type="button" data-testid="step-back" aria-label="Step back one event ([)" title="Step back one event ([); { for the previous marked moment">${ICONS.stepBack}</button>
       <button type="button" data-testid="play" class="primary play" aria-pressed="false" title="Play / pause (p)">▶ Play</button>
-      <button type="button" data-testid="step" aria-label="Step to the next event (n or ])" title="Step to the next event (n, ])">${ICONS.step}</button>
+      <button type="button" data-testid="step" aria-label="Step to the next event (n or ])" title="Step to the next event (n, ]); } for the next marked moment">${ICONS.step}</button>
       <button type="button" data-testid="restart" aria-label="Restart from 0 ms" title="Restart from 0 ms">${ICONS.restart}</button>
     </div>`;
   const picker = full ? `<label class="pick">Scenario <select data-testid="scenario-pick" class="scenario-pick"></select></label>
