@@ -59,6 +59,27 @@ export default async function timeTravel(ctx) {
   await page.keyboard.press('{');
   ctx.assert(await nowMs(page) === next, `'{' comes back to the marker before: ${await nowMs(page)}`);
 
+  // Zoom: + narrows the timeline to a window about the playhead (its ends labelled, its markers
+  // inside it), a jump past the window moves it along, and "whole run" shows everything again.
+  const scale = () => onPlayground(page, (el) => {
+    const sr = el.shadowRoot;
+    const ms = (sel) => Number(sr.querySelector(sel).textContent.replace(/[^\d]/g, ''));
+    return { from: ms('.tl-from'), to: ms('.tl-to'), marks: [...sr.querySelectorAll('.tl-mark')].map((m) => Number(m.dataset.at)), now: el.nowMs };
+  });
+  const whole = await scale();
+  await page.click('[data-testid="tl-zoom-in"]');
+  const zoomed = await scale();
+  ctx.assert(zoomed.from <= zoomed.now && zoomed.now <= zoomed.to && zoomed.to - zoomed.from === Math.round((whole.to - whole.from) / 4)
+    && zoomed.marks.every((m) => m >= zoomed.from && m <= zoomed.to), `zoomed in to a quarter about the playhead: ${JSON.stringify({ whole, zoomed })}`);
+  await page.focus('[data-testid="timeline"]');
+  await page.keyboard.press('End');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const moved = await scale();
+  ctx.assert(moved.now === whole.to && moved.to === whole.to && moved.to - moved.from === zoomed.to - zoomed.from, `the window follows the playhead to the end: ${JSON.stringify(moved)}`);
+  await page.click('[data-testid="tl-zoom-fit"]');
+  const fit = await scale();
+  ctx.assert(fit.from === whole.from && fit.to === whole.to, `"whole run" shows the whole run again: ${JSON.stringify(fit)}`);
+
   // A breakpoint on expiry: played from 0, the clock stops exactly at 31000 ms and says why.
   await playFromZeroWithBreakpoint(page, 'breakpoint-expiry');
   await waitText(page, '.notices', /Breakpoint: .*31,?000 ms/, { timeout: 30000 });

@@ -2,6 +2,8 @@
 // or answered, the HW moving, an ISR change, a leader change, a purge, an action), the purgatory's
 // size under it, the part already computed, and the playhead. Drag or click to seek, click a
 // marker to jump to it; as a slider it takes the arrow keys (previous / next marker), Home and End.
+// A long run squeezes its markers together: the − / + buttons, + / - / 0 on the timeline and
+// Ctrl + wheel (a trackpad's pinch) zoom in on part of it, and the window follows the playhead.
 //
 // The markers and the gauge series come from the model (`markers`, `series`): exact, however long
 // the run, binned to the timeline's width so a one-millisecond peak still shows.
@@ -11,6 +13,9 @@ import { esc, fmt } from './views/dom.js';
 const MAX_MARKERS = 400;
 /** The markers and the series are fetched again at most this often while the run grows (wall ms). */
 const REFETCH_MS = 250;
+/** The narrowest window a zoom shows (simulated ms), and how much one zoom step takes in or out. */
+const MIN_WINDOW_MS = 20;
+const ZOOM_STEP = 4;
 
 const KIND_CLASS = {
   produce: 'm-produce', answered: 'm-ok', failed: 'm-bad', closed: 'm-bad', expired: 'm-bad',
@@ -28,13 +33,17 @@ export class Timeline {
     this.stale = true;
     this.fetchedAt = -Infinity;
     this.span = { from: 0, to: 1000 };
-    wrap.innerHTML = `<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
+    /** The window shown while zoomed in (`{from, to}`), or null for the whole run. */
+    this.zoom = null;
+    wrap.innerHTML = `<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker; + and - zoom)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
         <svg class="tl-series" preserveAspectRatio="none" aria-hidden="true"><path/></svg>
         <div class="tl-computed"></div>
         <div class="tl-marks"></div>
         <div class="tl-head"><span class="tl-head-label"></span></div>
       </div>
-      <div class="tl-scale" aria-hidden="true"><span class="tl-from">0 ms</span><span class="tl-info"></span><span class="tl-to"></span></div>`;
+      <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><span class="tl-info" aria-hidden="true"></span><span class="tl-zoom" role="group" aria-label="Timeline zoom">
+        <button type="button" data-zoom="out" data-testid="tl-zoom-out" aria-label="Zoom the timeline out" title="Zoom out (- on the timeline)" disabled>−</button><button type="button" data-zoom="in" data-testid="tl-zoom-in" aria-label="Zoom the timeline in around the playhead" title="Zoom in (+ on the timeline; Ctrl + wheel)">+</button><button type="button" data-zoom="fit" data-testid="tl-zoom-fit" title="The whole run (0 on the timeline)" hidden>whole run</button>
+      </span></span><span class="tl-to" aria-hidden="true"></span></div>`;
     this.el = wrap.querySelector('.tl');
     this.bins = null;
     // The width comes from a ResizeObserver, after the browser's own layout: reading clientWidth
@@ -88,7 +97,26 @@ export class Timeline {
     const end = () => { dragging = false; };
     el.addEventListener('pointerup', end);
     el.addEventListener('pointercancel', end);
+    this.wrap.querySelector('.tl-zoom').addEventListener('click', (ev) => {
+      const how = ev.target.closest('button')?.dataset.zoom;
+      if (!how || !this.app.sim) return;
+      if (how === 'fit') this.zoomTo(null);
+      else this.zoomBy(how === 'in' ? 1 / ZOOM_STEP : ZOOM_STEP, this.app.sim.nowMs);
+    });
+    el.addEventListener('wheel', (ev) => {
+      if (!ev.ctrlKey && !ev.metaKey) return; // a plain wheel scrolls the page
+      ev.preventDefault();
+      this.zoomBy(ev.deltaY < 0 ? 1 / ZOOM_STEP : ZOOM_STEP, msAt(ev));
+    }, { passive: false });
     el.addEventListener('keydown', (ev) => {
+      const zoomKey = { '+': 1 / ZOOM_STEP, '=': 1 / ZOOM_STEP, '-': ZOOM_STEP, 0: 0 }[ev.key];
+      if (zoomKey !== undefined && this.app.sim) {
+        ev.preventDefault();
+        ev.stopPropagation();
+        if (zoomKey) this.zoomBy(zoomKey, this.app.sim.nowMs);
+        else this.zoomTo(null);
+        return;
+      }
       const keys = {
         ArrowLeft: () => this.app.jumpMarker(-1),
         ArrowRight: () => this.app.jumpMarker(1),
@@ -135,7 +163,9 @@ export class Timeline {
     const wall = performance.now();
     const ext = sim.extent();
     const span = this.spanFor(ext);
-    if (span.to !== this.span.to || span.from !== this.span.from) this.stale = true;
+    // A new span (the run's grew a step, a zoom, the window moved on) is drawn at once: its marks
+    // and ends must agree with the playhead's place on it.
+    if (span.to !== this.span.to || span.from !== this.span.from) this.invalidate({ now: true });
     this.span = span;
     if (this.stale && wall - this.fetchedAt >= REFETCH_MS) {
       this.stale = false;
@@ -154,13 +184,63 @@ export class Timeline {
     this.el.setAttribute('aria-valuetext', `${fmt(now)} ms of ${fmt(span.to)} ms`);
   }
 
-  /** The span drawn: a scenario's whole run; a live session's run so far, with room ahead. */
-  spanFor(ext) {
+  /** The whole run: a scenario's to its horizon; a live session's so far, with room ahead. */
+  wholeSpan(ext) {
     if (!ext.live) return { from: 0, to: Math.max(1, ext.horizon_ms) };
     const reach = Math.max(ext.frontier_ms, ext.now_ms, 1);
     // Grows in steps so the markers do not creep left every frame.
     const to = 2 ** Math.ceil(Math.log2(reach * 1.25 + 1000));
     return { from: 0, to };
+  }
+
+  /**
+   * The span drawn: the whole run, or the zoomed window, which moves on by a window when the
+   * playhead leaves it (playing, or a jump), and stays inside the run.
+   */
+  spanFor(ext) {
+    const whole = this.wholeSpan(ext);
+    if (!this.zoom) return whole;
+    const width = this.zoom.to - this.zoom.from;
+    if (width >= whole.to - whole.from) {
+      this.zoomTo(null, { redraw: false });
+      return whole;
+    }
+    let { from } = this.zoom;
+    const now = ext.now_ms;
+    if (now < from || now > from + width) from = now - Math.round(width / 10);
+    from = Math.max(whole.from, Math.min(from, whole.to - width));
+    if (from !== this.zoom.from) this.zoom = { from, to: from + width };
+    return this.zoom;
+  }
+
+  /** Zooms by `factor` (below 1: in) keeping `atMs` where it is on the timeline. */
+  zoomBy(factor, atMs) {
+    const sim = this.app.sim;
+    if (!sim) return;
+    const whole = this.wholeSpan(sim.extent());
+    const cur = this.span;
+    const width = Math.max(MIN_WINDOW_MS, Math.round((cur.to - cur.from) * factor));
+    if (width >= whole.to - whole.from) {
+      this.zoomTo(null);
+      return;
+    }
+    const at = Math.min(Math.max(atMs, cur.from), cur.to);
+    const start = Math.round(at - ((at - cur.from) / Math.max(1, cur.to - cur.from)) * width);
+    const from = Math.max(whole.from, Math.min(start, whole.to - width));
+    this.zoomTo({ from, to: from + width });
+  }
+
+  /** Shows `window` (`{from, to}`; null: the whole run) and redraws at once. */
+  zoomTo(window, { redraw = true } = {}) {
+    this.zoom = window;
+    const zoomed = this.zoom !== null;
+    const q = (sel) => this.wrap.querySelector(sel);
+    q('[data-zoom="fit"]').hidden = !zoomed;
+    q('[data-zoom="out"]').disabled = !zoomed;
+    q('[data-zoom="in"]').disabled = zoomed && this.zoom.to - this.zoom.from <= MIN_WINDOW_MS;
+    if (!redraw || !this.app.sim) return;
+    this.invalidate({ now: true });
+    this.update(this.app.sim.nowMs);
   }
 
   fetch(ext) {
@@ -188,6 +268,7 @@ export class Timeline {
       `<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${esc(m.kind)}" title="${esc(`${fmt(m.at_ms)} ms: ${m.label}`)}"></span>`).join('');
     const info = this.total > this.markers.length ? `${fmt(this.markers.length)} of ${fmt(this.total)} events marked` : `${fmt(this.total)} event${this.total === 1 ? '' : 's'} marked`;
     this.wrap.querySelector('.tl-info').textContent = info;
+    this.wrap.querySelector('.tl-from').textContent = `${fmt(from)} ms`;
     this.wrap.querySelector('.tl-to').textContent = `${fmt(to)} ms`;
   }
 
@@ -218,3 +299,4 @@ export class Timeline {
     return now > 0 ? 0 : null;
   }
 }
+
