@@ -226,7 +226,6 @@ export class Controls {
     // saved and drawn once.
     this.act(cmd, (first) => {
       if (!first) return;
-      const err = this.$('.cmd-error');
       try {
         this.app.repeat(cmd, times - 1);
       } catch (e) {
