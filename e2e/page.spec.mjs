@@ -102,5 +102,15 @@ export default async function pageSpec(ctx) {
   const newest = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.action === 'produce').at(-1).id);
   ctx.assert(after.selected === newest, `the burst's newest request is selected: ${after.selected} (newest ${newest})`);
   ctx.assert((await page.textContent('[data-testid="command-error"]')) === '', 'no message after a good burst');
+
+  // Scrolled down, the bar stays on top and a menu it opens shows just below it, on screen.
+  await page.mouse.wheel(0, 900);
+  await page.waitForFunction(() => scrollY > 300);
+  await page.click('[data-testid="legend-open"]');
+  const menu = await page.locator('[data-testid="legend"]').boundingBox();
+  const bar = await page.locator('header.bar').boundingBox();
+  ctx.assert(bar.y === 0 && menu && menu.y >= bar.y + bar.height - 1 && menu.y < 200, `the legend opens under the bar while scrolled: ${JSON.stringify({ bar, menu })}`);
+  await ctx.screenshot(page, 'page-legend-scrolled', { fullPage: false });
+  await page.keyboard.press('Escape');
   ctx.assertNoErrors(errors, 'page');
 }

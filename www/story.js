@@ -159,7 +159,7 @@ export class Story {
     this.focusTarget = step.target ?? null;
     if (this.app.opts.layout === 'page') {
       const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
-      const bar = root.querySelector('.bar');
+      const bar = root.querySelector('.top');
       const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
       this.box.style.top = `${barHeight}px`;
       const shown = target ?? panel;

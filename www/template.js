@@ -158,8 +158,7 @@ export function template(opts) {
     .map((v) => panel(v, bodies[v](opts)))
     .join('');
   return `<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
-  ${opts.controls === 'none' ? '' : toolbar(opts)}
-  ${menusMarkup(opts)}
+  <div class="top">${opts.controls === 'none' ? '' : toolbar(opts)}${menusMarkup(opts)}</div>
   <div class="notices" aria-live="polite"></div>
   ${has('timeline') ? '<div class="timeline-wrap" data-story="panel-timeline"></div>' : ''}
   <div class="story" data-testid="story" hidden></div>
