@@ -338,6 +338,7 @@ export class Controls {
     this.closeMenus();
     if (!open) return;
     panel.hidden = false;
+    this.fitMenu(panel);
     button.setAttribute('aria-expanded', 'true');
     if (name === 'setup') fillSetup(this.$('.setup-form'), this.app.sim.setup());
     panel.querySelector('button, input, select, a[href]')?.focus();
@@ -348,11 +349,22 @@ export class Controls {
     if (!panel) return;
     this.closeMenus();
     panel.hidden = false;
+    this.fitMenu(panel);
     button?.setAttribute('aria-expanded', 'true');
     const target = panel.querySelector(`[data-section="${section}"]`);
     target?.scrollIntoView({ block: 'nearest' });
     (target ?? panel).querySelector('h4')?.setAttribute('tabindex', '-1');
     (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus();
+  }
+
+  /**
+   * An embed can be shorter than a menu, and clips what overflows it: the menu is made no taller
+   * than the room below its top (it scrolls inside). The page's menus keep their 70vh.
+   */
+  fitMenu(panel) {
+    if (this.app.opts.layout === 'page') return;
+    const room = this.app.root.querySelector('.pp').getBoundingClientRect().bottom - panel.getBoundingClientRect().top - 8;
+    panel.style.maxHeight = `${Math.max(120, Math.floor(room))}px`;
   }
 
   closeMenus() {
