@@ -112,5 +112,13 @@ export default async function pageSpec(ctx) {
   ctx.assert(bar.y === 0 && menu && menu.y >= bar.y + bar.height - 1 && menu.y < 200, `the legend opens under the bar while scrolled: ${JSON.stringify({ bar, menu })}`);
   await ctx.screenshot(page, 'page-legend-scrolled', { fullPage: false });
   await page.keyboard.press('Escape');
+  // Escape closes a menu whose field has the focus, and hands the focus back to its button.
+  for (const name of ['setup', 'breakpoints']) {
+    await page.click(`button[data-menu="${name}"]`);
+    const inField = await onPlayground(page, (el) => el.shadowRoot.activeElement?.closest('.menu')?.dataset.panel ?? null);
+    await page.keyboard.press('Escape');
+    const after = await onPlayground(page, (el, n) => ({ hidden: el.shadowRoot.querySelector(`[data-panel="${n}"]`).hidden, focus: el.shadowRoot.activeElement?.dataset.menu ?? null }), name);
+    ctx.assert(inField === name && after.hidden && after.focus === name, `Escape closes the ${name} menu from its field: ${JSON.stringify({ inField, after })}`);
+  }
   ctx.assertNoErrors(errors, 'page');
 }

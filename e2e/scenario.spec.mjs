@@ -78,5 +78,14 @@ export default async function scenarioSpec(ctx) {
   await page.evaluate(() => { location.hash = 'session=AAAA*bad'; });
   await waitText(page, '.notices', /could not be opened.*the open session stays as it was/);
   ctx.assert(JSON.stringify(await state()) === JSON.stringify(opened), 'a damaged link followed in the page keeps the open session');
+  ctx.assert(!/Opened the link/.test(await page.textContent('.notices')), 'the damaged link\'s message does not stand beside the last link\'s "Opened"');
+  // Back to an address that names another scenario opens it: the page and its address agree.
+  await page.goto(`${ctx.baseURL}?scenario=s01-happy-path`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.evaluate((h) => { location.hash = h; }, `scenario=${s03}&t=250`);
+  await page.waitForFunction((name) => document.querySelector('purgatory-playground').app?.source?.curated === name, s03, { timeout: 10000 });
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.curated === 's01-happy-path', null, { timeout: 10000 });
+  ctx.assert(new URL(page.url()).search === '?scenario=s01-happy-path', `Back shows the scenario its address names: ${page.url()}`);
   ctx.assertNoErrors(errors, 'scenario page');
 }

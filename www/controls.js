@@ -60,6 +60,15 @@ export class Controls {
   wireKeys() {
     const handler = (ev) => {
       if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      // Escape closes an open menu from anywhere in it, its fields too, and gives its button back
+      // the focus.
+      if (ev.key === 'Escape') {
+        if (this.app.root.querySelector('.menu:not([hidden])')) {
+          ev.preventDefault();
+          this.closeMenus({ refocus: true });
+        }
+        return;
+      }
       const t = ev.composedPath()[0];
       if (t instanceof Element && t.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return;
       const act = {
@@ -71,7 +80,6 @@ export class Controls {
         '}': () => { this.app.setPlaying(false); this.app.jumpMarker(1); },
         '{': () => { this.app.setPlaying(false); this.app.jumpMarker(-1); },
       }[ev.key];
-      if (ev.key === 'Escape') this.closeMenus();
       if (!act || !this.app.sim) return;
       ev.preventDefault();
       act();
@@ -367,9 +375,11 @@ export class Controls {
     panel.style.maxHeight = `${Math.max(120, Math.floor(room))}px`;
   }
 
-  closeMenus() {
+  closeMenus({ refocus = false } = {}) {
     for (const m of this.app.root.querySelectorAll('.menu')) m.hidden = true;
-    for (const b of this.app.root.querySelectorAll('[data-menu][aria-expanded="true"], [data-legend][aria-expanded="true"]')) b.setAttribute('aria-expanded', 'false');
+    const opened = [...this.app.root.querySelectorAll('[data-menu][aria-expanded="true"], [data-legend][aria-expanded="true"]')];
+    for (const b of opened) b.setAttribute('aria-expanded', 'false');
+    if (refocus) opened[0]?.focus();
   }
 
   logFilter() {

@@ -15,7 +15,7 @@ import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
-import { esc } from './views/dom.js';
+import { esc, fmt } from './views/dom.js';
 import { compiledModule } from './wasm-module.js';
 
 const SPEED_MAX = 100000;
@@ -237,32 +237,42 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 
   /**
-   * A session link followed in an open page (pasted into the address bar, or an in-page
-   * `<a href="#scenario=…">`): opens it in place, paused at its instant. A fragment that names
-   * no session (#top) is the host page's own and changes nothing; a link that cannot be opened
-   * says why and leaves the open session as it was.
+   * A session link followed in an open page (pasted into the address bar, an in-page
+   * `<a href="#scenario=…">`, or Back to an address that names another scenario): opens it in
+   * place, paused at its instant. A fragment that names no session (#top) is the host page's own
+   * and changes nothing; a link that cannot be opened says why and leaves the open session as it
+   * was.
    */
   async openLink() {
     const app = this.app;
     if (this.opts?.layout !== 'page' || !app?.sim) return;
-    const keys = new URLSearchParams(location.hash.replace(/^#/, ''));
-    if (!keys.has('session') && !keys.has('scenario')) return;
+    const raw = location.hash.replace(/^#/, '');
+    const keys = new URLSearchParams(raw);
+    if (!keys.has('session') && !keys.has('scenario')) {
+      const named = new URLSearchParams(location.search).get('scenario');
+      if (raw || !named || named === app.source?.curated) return;
+    }
     const gen = ++this.generation;
     let plan;
     try {
       plan = await this.fromLocation();
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;
-      if (gen === this.generation && app === this.app) app.notice('bad', `${e.message}; the open session stays as it was.`);
+      if (gen === this.generation && app === this.app) {
+        app.clearNotices('ok'); // an earlier link's "Opened" would contradict it
+        app.notice('bad', `${e.message}; the open session stays as it was.`);
+      }
       return;
     }
     if (gen !== this.generation || app !== this.app || !plan) return;
     const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false });
     if (error) {
+      app.clearNotices('ok');
       app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
       return;
     }
-    app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${app.sim.nowMs} ms.` : `Opened the link's session at ${app.sim.nowMs} ms.`);
+    const at = fmt(app.sim.nowMs);
+    app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${at} ms.` : `Opened the link's session at ${at} ms.`);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 

@@ -58,6 +58,16 @@ export class Story {
   }
 
   next() {
+    if (this.stopAt != null) {
+      // Next again while the run plays to the caption: go there at once.
+      const at = this.stopAt;
+      this.stopAt = null;
+      this.app.setPlaying(false);
+      this.app.computeUntil(at);
+      this.app.seek(at);
+      this.show(this.steps.findIndex((s) => s.at_ms === at));
+      return;
+    }
     if (this.index + 1 < this.steps.length) this.goTo(this.index + 1);
     else {
       // After the last caption: the rest of the run, at the story pace.
@@ -85,7 +95,7 @@ export class Story {
     }
     this.stopAt = at;
     this.index = i - 1;
-    this.render(i - 1, `Playing to ${fmt(at)} ms…`);
+    this.render(i - 1, `Playing to ${fmt(at)} ms… (Next again to go there at once)`);
     this.app.setPlaying(true);
   }
 
@@ -164,6 +174,7 @@ export class Story {
       this.box.style.top = `${barHeight}px`;
       const shown = target ?? panel;
       shown.style.scrollMarginTop = `${barHeight + this.box.offsetHeight + 8}px`; // below the caption
+      shown.style.scrollMarginBottom = '24px'; // and not on the screen's bottom edge
       shown.scrollIntoView({ block: 'nearest', behavior });
     }
   }

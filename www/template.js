@@ -159,10 +159,10 @@ export function template(opts) {
     .join('');
   return `<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
   <div class="top">${opts.controls === 'none' ? '' : toolbar(opts)}${menusMarkup(opts)}</div>
-  <div class="notices" aria-live="polite"></div>
   ${has('timeline') ? '<div class="timeline-wrap" data-story="panel-timeline"></div>' : ''}
   <div class="story" data-testid="story" hidden></div>
   ${has('narration') ? '<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>' : ''}
+  <div class="notices" aria-live="polite"></div>
   <main class="grid">${panels}</main>
   <p class="live-sr sr-only" aria-live="polite"></p>
 </div>`;

@@ -179,9 +179,11 @@ export class Timeline {
     // Near the right end the label goes on the playhead's left, so it is not cut off.
     label.classList.toggle('left', (now - span.from) / Math.max(1, span.to - span.from) > 0.85);
     this.el.querySelector('.tl-computed').style.width = pos(Math.min(ext.frontier_ms, span.to));
+    // The slider's range is the run's, zoomed or not.
+    const end = this.zoom ? this.wholeSpan(ext).to : span.to;
     this.el.setAttribute('aria-valuenow', String(now));
-    this.el.setAttribute('aria-valuemax', String(span.to));
-    this.el.setAttribute('aria-valuetext', `${fmt(now)} ms of ${fmt(span.to)} ms`);
+    this.el.setAttribute('aria-valuemax', String(end));
+    this.el.setAttribute('aria-valuetext', `${fmt(now)} ms of ${fmt(end)} ms`);
   }
 
   /** The whole run: a scenario's to its horizon; a live session's so far, with room ahead. */
