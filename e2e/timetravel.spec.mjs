@@ -76,6 +76,14 @@ export default async function timeTravel(ctx) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const moved = await scale();
   ctx.assert(moved.now === whole.to && moved.to === whole.to && moved.to - moved.from === zoomed.to - zoomed.from, `the window follows the playhead to the end: ${JSON.stringify(moved)}`);
+  // '{' finds the marked moment before, even left of the zoomed window.
+  for (let i = 0; i < 3; i++) await page.click('[data-testid="tl-zoom-in"]');
+  const deep = await scale();
+  await page.focus('[data-testid="play"]');
+  await page.keyboard.press('{');
+  const before = await onPlayground(page, (el) => ({ at: el.nowMs, marks: el.app.sim.markers(0, el.nowMs, 1000).markers.map((m) => m.at_ms) }));
+  ctx.assert(deep.marks.length === 0 && before.at < deep.from && before.marks.at(-1) === before.at,
+    `'{' from a window with no marker goes to the last marker before it: ${JSON.stringify({ at: before.at, deep })}`);
   await page.click('[data-testid="tl-zoom-fit"]');
   const fit = await scale();
   ctx.assert(fit.from === whole.from && fit.to === whole.to, `"whole run" shows the whole run again: ${JSON.stringify(fit)}`);
