@@ -83,11 +83,38 @@ export default async function embedSpec(ctx) {
   await onPlayground(page, (el) => el.setAttribute('scenario', 's02-stalled-follower-times-out'));
   const detail = await reopened;
   ctx.assert(detail.scenario === 's02-stalled-follower-times-out', `the ready event names the new scenario: ${JSON.stringify(detail)}`);
+  // Other views rebuild the markup and keep the session: its name in `ready`, and no `response`
+  // again for answers already given.
+  await onPlayground(page, (el) => { el.seek(40000); });
+  const remounted = page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('purgatory-playground');
+    const responses = [];
+    el.addEventListener('response', (e) => responses.push(e.detail.id));
+    el.addEventListener('ready', (e) => setTimeout(() => resolve({ ready: e.detail, responses }), 300), { once: true });
+  }));
   await onPlayground(page, (el) => el.setAttribute('views', 'timeline,wheel'));
   await page.waitForFunction(() => {
     const r = document.querySelector('purgatory-playground').shadowRoot;
     return r.querySelector('[data-testid="panel-wheel"]') && !r.querySelector('[data-testid="panel-cluster"]');
   }, null, { timeout: 10000 });
+  const again = await remounted;
+  ctx.assert(again.ready.scenario === 's02-stalled-follower-times-out' && again.ready.at_ms === 40000 && again.responses.length === 0,
+    `a new set of views keeps the session, its name, and sends no old responses: ${JSON.stringify(again)}`);
+  // Moved in the document (as frameworks do), it goes on where it was.
+  const moved = await onPlayground(page, (el) => { el.parentElement.prepend(el); return new Promise((r) => setTimeout(() => r({ at: el.nowMs, ready: el.hasAttribute('ready') }), 200)); });
+  ctx.assert(moved.at === 40000 && moved.ready, `a moved element keeps its session and instant: ${JSON.stringify(moved)}`);
+  // A source that was wrong and is fixed takes its message away.
+  const fixedSource = page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('purgatory-playground');
+    el.addEventListener('ready', () => {
+      const wrong = el.shadowRoot.querySelectorAll('[data-testid="attr-problem"]').length;
+      el.addEventListener('ready', () => resolve({ wrong, fixed: el.shadowRoot.querySelectorAll('[data-testid="attr-problem"]').length }), { once: true });
+      el.setAttribute('scenario', 's01-happy-path');
+    }, { once: true });
+    el.setAttribute('scenario', 'nope');
+  }));
+  const cleared = await fixedSource;
+  ctx.assert(cleared.wrong === 1 && cleared.fixed === 0, `a fixed scenario attribute clears its message: ${JSON.stringify(cleared)}`);
 
   // Bad attributes: an inline message naming each, a console warning, and the element still works.
   await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',
@@ -102,6 +129,17 @@ export default async function embedSpec(ctx) {
   ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
   await page.locator('#bad').scrollIntoViewIfNeeded();
   await ctx.screenshot(page, 'embed-bad-attributes', { fullPage: false });
+
+  // `loop`: at its end the scenario starts again, playing, and ends again.
+  const ends = page.evaluate(() => new Promise((resolve) => {
+    document.querySelector('main').insertAdjacentHTML('afterbegin', '<purgatory-playground id="looping" scenario="s01-happy-path" views="timeline" loop autoplay speed="100000"></purgatory-playground>');
+    const el = document.getElementById('looping');
+    el.scrollIntoView(); // a clock runs only on screen
+    let n = 0;
+    el.addEventListener('end', () => { n += 1; if (n === 2) resolve(n); });
+  }));
+  ctx.assert(await ends === 2, 'a looping scenario ends, starts again by itself and ends again');
+  await page.evaluate(() => document.getElementById('looping').remove());
 
   // Off screen, the clock stops; back on screen, it resumes where it was.
   await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',

@@ -92,7 +92,8 @@ export class PlaygroundApp {
     this.story.onOpen(); // first: the controls show "Guided story" when the scenario has one
     this.controls.onOpen();
     this.saveForRecovery();
-    this.ingest();
+    // What happened before the instant it opens at is its history, not news: no `response` events.
+    this.ingest({ emit: false });
     this.timeline?.invalidate();
     this.refresh();
     const autoplay = play ?? (source.live != null);
@@ -104,7 +105,7 @@ export class PlaygroundApp {
     const { Playground } = this.model;
     if (source.live) return new Playground(source.live);
     if (source.curated) return Playground.fromScenario(doc, source.curated);
-    return Playground.fromScenario(source.text);
+    return Playground.fromScenario(source.text, source.scenario);
   }
 
   /** The request the code path follows without a click: the scenario's first acks=all produce. */
@@ -240,9 +241,9 @@ export class PlaygroundApp {
     this.refresh();
   }
 
-  restart() {
+  restart({ play = this.source?.live != null } = {}) {
     this.story.stop();
-    if (this.source) this.open(this.source, { play: this.source.live != null });
+    if (this.source) this.open(this.source, { play });
   }
 
   breakpointHit(hit) {
@@ -262,7 +263,8 @@ export class PlaygroundApp {
       this.controls.updatePlay();
       this.emit('end', { at_ms: ext.now_ms, result: JSON.parse(this.sim.result()) });
       if (this.opts.loop) {
-        setTimeout(() => this.restart(), 1500);
+        // Again from the start, playing, unless the reader moved away from the end meanwhile.
+        setTimeout(() => { if (this.sim && this.ended) this.restart({ play: true }); }, 1500);
       } else {
         this.controls.showEnd();
       }
@@ -345,7 +347,7 @@ export class PlaygroundApp {
   // ---- Events in, views out ----------------------------------------------------------------
 
   /** Takes the events the playhead passed: the log, the narration, the followed request. */
-  ingest() {
+  ingest({ emit = true } = {}) {
     const batch = this.guard(() => this.sim.takeEvents());
     if (!batch) return;
     if (batch.reset) {
@@ -357,7 +359,7 @@ export class PlaygroundApp {
     if (!events.length && !batch.reset) return;
     this.history.add(events, batch.dropped);
     this.wheelChanges.add(events);
-    if (!batch.reset) {
+    if (!batch.reset && emit) {
       for (const e of events) {
         if (e.event === 'produce_response_sent' || e.event === 'connection_closed') this.emitResponse(e);
       }

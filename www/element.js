@@ -92,6 +92,13 @@ export class PurgatoryPlayground extends HTMLElement {
   connectedCallback() {
     if (this.connected) return;
     this.connected = true;
+    if (this.app) {
+      // Moved in the document (a framework reordering nodes): the session goes on where it was.
+      this.observer.observe(this);
+      document.addEventListener('visibilitychange', this.onVisibility);
+      window.addEventListener('hashchange', this.onHashChange);
+      return;
+    }
     // Start fetching and compiling the model now (once per page): it streams off the main thread
     // while the markup is built. A failure surfaces when the session opens.
     compiledModule().catch(() => {});
@@ -112,16 +119,25 @@ export class PurgatoryPlayground extends HTMLElement {
     this.observer?.disconnect();
     document.removeEventListener('visibilitychange', this.onVisibility);
     window.removeEventListener('hashchange', this.onHashChange);
-    this.app?.destroy();
-    this.app = null;
-    this.removeAttribute('ready');
+    this.app?.clock.stop();
+    // A move is a removal and an insertion in one task: the session is freed only if the element
+    // is still out of the document once the task is over.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.app?.destroy();
+      this.app = null;
+      this.removeAttribute('ready');
+    });
   }
 
   attributeChangedCallback(name, old, value) {
     if (!this.app || old === value) return;
     if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
-    else this.applyLight();
+    else {
+      this.applyLight();
+      if (name === 'autoplay' && value !== null && this.app.sim) this.app.setPlaying(true);
+    }
   }
 
   /**
@@ -138,13 +154,14 @@ export class PurgatoryPlayground extends HTMLElement {
     this.shadow.innerHTML = `<style>${STYLE}</style><p class="pp-loading" role="status">Loading the broker model…</p><div class="host-root" hidden></div>`;
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     this.applyLight(problems);
-    const restore = saved && { source: { text: saved.text, label: 'this session' }, at: saved.at, selected: saved.selected, play: false };
+    const restore = saved && { source: { text: saved.text, label: 'this session', scenario: saved.scenario }, at: saved.at, selected: saved.selected, play: false };
     await this.openSource(gen, restore);
   }
 
   /** Rebuilds the markup for new views, controls or layout, keeping the session and its instant. */
   remount() {
-    const saved = this.app?.sim ? { text: this.app.sim.exportSession(), at: this.app.sim.nowMs, selected: this.app.selected } : null;
+    const app = this.app;
+    const saved = app?.sim ? { text: app.sim.exportSession(), at: app.sim.nowMs, selected: app.selected, scenario: app.source?.curated ?? app.sim.curated ?? undefined } : null;
     this.app?.destroy();
     this.app = null;
     this.removeAttribute('ready');
@@ -279,11 +296,13 @@ export class PurgatoryPlayground extends HTMLElement {
   async openSource(gen = ++this.generation, restore = null) {
     const app = this.app;
     let plan;
+    let sourceProblem = false;
     try {
       plan = restore ?? (await this.resolveSource());
     } catch (e) {
       if (!(e instanceof SourceError)) throw e;
       this.report([...parseOptions(this).problems, e.message]);
+      sourceProblem = true;
       plan = { source: { live: PAGE_DEFAULTS } };
     }
     if (gen !== this.generation || app !== this.app) return;
@@ -291,9 +310,12 @@ export class PurgatoryPlayground extends HTMLElement {
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !this.opts.story });
     if (error && !plan.source.live) {
       this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}`]);
+      sourceProblem = true;
       error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
     }
     if (error) throw new Error(error);
+    // A source fixed since the last open takes its message away; the attributes' own stay.
+    if (!sourceProblem) this.report(parseOptions(this).problems);
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
@@ -306,7 +328,7 @@ export class PurgatoryPlayground extends HTMLElement {
     this.reveal();
     this.setAttribute('ready', '');
     performance.mark?.('playground-ready');
-    app.emit('ready', { scenario: app.source?.curated ?? null, at_ms: app.sim.nowMs });
+    app.emit('ready', { scenario: app.source?.curated ?? app.sim.curated ?? null, at_ms: app.sim.nowMs });
   }
 
   /** Replaces the loading line with the views (see `mount`). */
@@ -353,7 +375,7 @@ export class PurgatoryPlayground extends HTMLElement {
 
   /** Moves the playhead to `ms` (a whole number ≥ 0). Throws on anything else. */
   seek(ms) {
-    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${JSON.stringify(ms)}`);
+    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${typeof ms === "number" ? String(ms) : JSON.stringify(ms)}`);
     this.requireOpen('seek');
     this.app.computeUntil(ms);
     this.app.seek(ms);
