@@ -127,6 +127,11 @@ export default async function embedSpec(ctx) {
     ctx.assert(warnings.some((w) => w.includes(`${attr}=`) || w.includes(`${attr}:`)), `and on the console: ${warnings.join(' | ')}`);
   }
   ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="nostory" story></purgatory-playground>'));
+  await page.waitForSelector('#nostory[ready]', { state: 'attached', timeout: 20000 });
+  const noStory = await page.$$eval('#nostory >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
+  ctx.assert(noStory.some((p) => p.includes('no guided story')), `story on a session without one is reported: ${noStory}`);
+  await page.evaluate(() => document.getElementById('nostory').remove());
   await page.locator('#bad').scrollIntoViewIfNeeded();
   await ctx.screenshot(page, 'embed-bad-attributes', { fullPage: false });
 

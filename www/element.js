@@ -315,7 +315,8 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     if (error) throw new Error(error);
     // A source fixed since the last open takes its message away; the attributes' own stay.
-    if (!sourceProblem) this.report(parseOptions(this).problems);
+    const noStory = this.opts.story && !app.story.available() ? ['story: this session has no guided story'] : [];
+    if (!sourceProblem) this.report([...parseOptions(this).problems, ...noStory]);
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
