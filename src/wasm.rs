@@ -299,6 +299,12 @@ impl Playground {
         self.session.next_marker_ms().map(|t| t as f64)
     }
 
+    /// When the last timeline marker before the playhead came, if any.
+    #[wasm_bindgen(getter, js_name = previousMarkerMs)]
+    pub fn previous_marker_ms(&self) -> Option<f64> {
+        self.session.previous_marker_ms().map(|t| t as f64)
+    }
+
     /// Runs the next instant that has anything to do: `{now_ms, hit}`, or undefined at the end.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
         match self.session.step() {

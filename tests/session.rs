@@ -547,6 +547,26 @@ fn markers_and_series_are_exact_s15_shows_1001_waiting() {
 }
 
 #[test]
+fn the_markers_either_side_of_the_playhead() {
+    let mut s03 =
+        Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
+    extend_all(&mut s03);
+    let at: Vec<u64> = s03.history().markers().iter().map(|m| m.at_ms).collect();
+    // A marked moment with others on both sides (several markers can share an instant).
+    let mid = (at.iter().copied())
+        .find(|&t| t > at[0] && t < at[at.len() - 1])
+        .expect("s03 marks more than two instants");
+    s03.seek(mid);
+    let before = at.iter().rev().find(|&&t| t < mid).copied();
+    let after = at.iter().find(|&&t| t > mid).copied();
+    assert!(before.is_some() && after.is_some(), "{at:?}");
+    assert_eq!(s03.previous_marker_ms(), before);
+    assert_eq!(s03.next_marker_ms(), after);
+    s03.seek(0);
+    assert_eq!(s03.previous_marker_ms(), None, "nothing before 0");
+}
+
+#[test]
 fn a_story_clock_can_stop_after_each_notable_instant() {
     let mut s03 =
         Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();

@@ -240,9 +240,8 @@ export class Timeline {
     q('[data-zoom="fit"]').hidden = !zoomed;
     q('[data-zoom="out"]').disabled = !zoomed;
     q('[data-zoom="in"]').disabled = zoomed && this.zoom.to - this.zoom.from <= MIN_WINDOW_MS;
-    if (!redraw || !this.app.sim) return;
-    this.invalidate({ now: true });
-    this.update(this.app.sim.nowMs);
+    // A new span is fetched and drawn at once by `update`.
+    if (redraw && this.app.sim) this.update(this.app.sim.nowMs);
   }
 
   fetch(ext) {
@@ -296,27 +295,9 @@ export class Timeline {
 
   /** The nearest marker before (-1) or after (+1) `now`, or null. */
   markerNear(now, dir) {
+    // The drawn markers first; past them (zoomed in, or more markers than are drawn) the model's.
     if (dir > 0) return this.markers.find((m) => m.at_ms > now)?.at_ms ?? this.app.sim.nextMarkerMs ?? null;
-    for (let i = this.markers.length - 1; i >= 0; i--) if (this.markers[i].at_ms < now) return this.markers[i].at_ms;
-    // Zoomed in, the one before may lie left of the window: look back from now, a wider stretch
-    // while there is none, a narrower one while there are too many for the model to list them all.
-    if (this.span.from > 0 && now > 0) {
-      let back = Math.max(1, this.span.to - this.span.from);
-      let none = 0; // looking back this far finds no marker
-      let many = Infinity; // this far finds more than the model lists
-      for (let tries = 0; tries < 40; tries++) {
-        const from = Math.max(0, now - back);
-        const got = this.app.guard(() => this.app.sim.markers(from, now - 1, MAX_MARKERS));
-        if (!got) break;
-        if (got.total > got.markers.length) many = back;
-        else if (got.markers.length) return got.markers.at(-1).at_ms;
-        else if (from === 0) break;
-        else none = back;
-        back = many === Infinity ? back * 4 : Math.floor((none + many) / 2);
-        if (back <= none) break;
-      }
-    }
-    return now > 0 ? 0 : null;
+    return this.markers.findLast((m) => m.at_ms < now)?.at_ms ?? this.app.sim.previousMarkerMs ?? (now > 0 ? 0 : null);
   }
 }
 

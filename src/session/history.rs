@@ -212,6 +212,12 @@ impl History {
         self.markers.get(i)
     }
 
+    /// The last marker before `at_ms`.
+    pub fn marker_before(&self, at_ms: u64) -> Option<&Marker> {
+        let i = self.markers.partition_point(|m| m.at_ms < at_ms);
+        i.checked_sub(1).map(|i| &self.markers[i])
+    }
+
     /// When the HW of `tp` last moved at or before `at_ms`.
     pub fn last_hw_move(&self, tp: &str, at_ms: u64) -> Option<u64> {
         let moves = self.hw_moves.get(tp)?;

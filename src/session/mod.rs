@@ -247,6 +247,11 @@ impl Session {
             .map(|m| m.at_ms)
     }
 
+    /// When the last timeline marker before the playhead came.
+    pub fn previous_marker_ms(&self) -> Option<u64> {
+        self.history.marker_before(self.now_ms()).map(|m| m.at_ms)
+    }
+
     pub fn checkpoint_count(&self) -> usize {
         self.checkpoints.len()
     }
