@@ -62,10 +62,12 @@ export default async function storySpec(ctx) {
   const phone = await ctx.openPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
   await phone.page.goto(`${ctx.baseURL}?scenario=${S03}&story`, { waitUntil: 'load' });
   await playgroundsReady(phone.page);
+  /** Waits until the story holds at its caption (no longer playing to it). */
+  const held = () => phone.page.waitForFunction(() => !/Playing/.test(document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="story-caption"]').textContent), null, { timeout: 60000 });
   for (let step = 2; step <= 3; step++) {
     await phone.page.click('[data-testid="story-next"]');
     await waitText(phone.page, '[data-testid="story"]', new RegExp(`Step ${step} of`), { timeout: 60000 });
-    await phone.page.waitForFunction(() => !/Playing/.test(document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="story-caption"]').textContent), null, { timeout: 60000 });
+    await held();
     const seen = await onPlayground(phone.page, (el) => {
       const box = (n) => { const r = n.getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom) }; };
       return { caption: box(el.shadowRoot.querySelector('[data-testid="story-caption"]')), focus: box([...el.shadowRoot.querySelectorAll('.story-focus')].at(-1)), height: innerHeight };
@@ -77,7 +79,7 @@ export default async function storySpec(ctx) {
   // Next while the run plays to a caption goes there at once (step 5 is 25 s of run away).
   await phone.page.click('[data-testid="story-next"]');
   await waitText(phone.page, '[data-testid="story"]', /Step 4 of/, { timeout: 60000 });
-  await phone.page.waitForFunction(() => !/Playing/.test(document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="story-caption"]').textContent), null, { timeout: 60000 });
+  await held();
   await phone.page.click('[data-testid="story-next"]');
   ctx.assert(/Playing to 45,000 ms/.test(await phone.page.textContent('[data-testid="story-caption"]')), 'the first Next plays towards step 5');
   await phone.page.click('[data-testid="story-next"]');

@@ -420,9 +420,8 @@ export class Controls {
 
   updateClock(snap) {
     const now = this.$('[data-testid="now-ms"]');
-    if (!now) return this.updateHash();
     const text = fmt(snap.now_ms); // grouped as every other millisecond count on the page
-    if (now.textContent !== text) {
+    if (now && now.textContent !== text) {
       now.textContent = text;
       now.dataset.ms = String(snap.now_ms);
     }
@@ -457,10 +456,10 @@ export class Controls {
 function label(name, about) {
   const id = name.split('-')[0].toUpperCase().replace(/^X/, 'x');
   const text = about.replace(/^S\d+\.\s*/, '');
-  const short = text.split(/:\s/)[0];
+  const heading = (t) => t.split(/:\s/)[0];
   // Scenarios that share a heading (S15's two purge cases) are told apart by what follows it.
-  const shared = SCENARIOS.filter(([n, a]) => n !== name && a.replace(/^S\d+\.\s*/, '').split(/:\s/)[0] === short).length > 0;
-  return `${id} · ${(shared ? text.split(/\s\(|\.\s/)[0] : short).replace(/\.$/, '')}`;
+  const shared = SCENARIOS.some(([n, a]) => n !== name && heading(a.replace(/^S\d+\.\s*/, '')) === heading(text));
+  return `${id} · ${(shared ? text.split(/\s\(|\.\s/)[0] : heading(text)).replace(/\.$/, '')}`;
 }
 
 /** A field's value as a whole number, or NaN for anything else ("1e3", "0x10", "2.0", ""). */

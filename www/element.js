@@ -92,33 +92,33 @@ export class PurgatoryPlayground extends HTMLElement {
   connectedCallback() {
     if (this.connected) return;
     this.connected = true;
-    if (this.app) {
-      // Moved in the document (a framework reordering nodes): the session goes on where it was.
-      this.observer.observe(this);
-      document.addEventListener('visibilitychange', this.onVisibility);
-      window.addEventListener('hashchange', this.onHashChange);
-      return;
-    }
+    this.listen(true);
+    // Moved in the document (a framework reordering nodes): the session goes on where it was.
+    if (this.app) return;
     // Start fetching and compiling the model now (once per page): it streams off the main thread
     // while the markup is built. A failure surfaces when the session opens.
     compiledModule().catch(() => {});
     this.mount().catch((e) => this.fail(e));
-    this.observer = new IntersectionObserver((entries) => {
+  }
+
+  /** What the element follows while in the document: its visibility, the tab's, the address. */
+  listen(on) {
+    this.observer ??= new IntersectionObserver((entries) => {
       this.visible = entries.some((e) => e.isIntersecting);
       this.updateRunning();
     });
-    this.observer.observe(this);
-    this.onVisibility = () => this.updateRunning();
-    document.addEventListener('visibilitychange', this.onVisibility);
-    this.onHashChange = () => this.openLink().catch((e) => this.fail(e));
-    window.addEventListener('hashchange', this.onHashChange);
+    this.onVisibility ??= () => this.updateRunning();
+    this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
+    if (on) this.observer.observe(this);
+    else this.observer.disconnect();
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    document[method]('visibilitychange', this.onVisibility);
+    window[method]('hashchange', this.onHashChange);
   }
 
   disconnectedCallback() {
     this.connected = false;
-    this.observer?.disconnect();
-    document.removeEventListener('visibilitychange', this.onVisibility);
-    window.removeEventListener('hashchange', this.onHashChange);
+    this.listen(false);
     this.app?.clock.stop();
     // A move is a removal and an insertion in one task: the session is freed only if the element
     // is still out of the document once the task is over.

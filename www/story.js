@@ -60,12 +60,7 @@ export class Story {
   next() {
     if (this.stopAt != null) {
       // Next again while the run plays to the caption: go there at once.
-      const at = this.stopAt;
-      this.stopAt = null;
-      this.app.setPlaying(false);
-      this.app.computeUntil(at);
-      this.app.seek(at);
-      this.show(this.steps.findIndex((s) => s.at_ms === at));
+      this.holdAt(this.steps.findIndex((s) => s.at_ms === this.stopAt));
       return;
     }
     if (this.index + 1 < this.steps.length) this.goTo(this.index + 1);
@@ -85,18 +80,26 @@ export class Story {
   /** Plays (or jumps back) to caption `i`'s instant. */
   goTo(i) {
     const at = this.steps[i].at_ms;
-    const now = this.app.sim.nowMs;
-    if (now >= at) {
-      this.stopAt = null;
-      this.app.setPlaying(false);
-      if (now > at) this.app.seek(at);
-      this.show(i);
+    if (this.app.sim.nowMs >= at) {
+      this.holdAt(i);
       return;
     }
     this.stopAt = at;
     this.index = i - 1;
     this.render(i - 1, `Playing to ${fmt(at)} ms… (Next again to go there at once)`);
     this.app.setPlaying(true);
+  }
+
+  /** Stops at caption `i`'s instant (computed that far, if need be) and shows it. */
+  holdAt(i) {
+    const at = this.steps[i].at_ms;
+    this.stopAt = null;
+    this.app.setPlaying(false);
+    if (this.app.sim.nowMs !== at) {
+      this.app.computeUntil(at);
+      this.app.seek(at);
+    }
+    this.show(i);
   }
 
   /** How many ms the clock may run now without passing the caption it plays to. */
