@@ -53,6 +53,27 @@ export default async function storySpec(ctx) {
   await onPlayground(page, (el, at) => el.seek(at), steps[1].at_ms);
   await waitText(page, '[data-testid="story-progress"]', /^Step 2 of/);
 
+  // A link copied during the story reopens it at the same caption, paused there; the same link
+  // followed in an open page (hashchange) does too.
+  await page.click('[data-menu="share"]');
+  await page.click('[data-testid="copy-link"]');
+  await waitText(page, '.share-out', /characters/);
+  const link = page.url();
+  ctx.assert(/#scenario=s03[^&]*&t=\d+.*&story$/.test(link), `the link names the story: ${link}`);
+  const other = await ctx.openPage();
+  await other.page.goto(link, { waitUntil: 'load' });
+  await playgroundsReady(other.page);
+  await waitText(other.page, '[data-testid="story-progress"]', /^Step 2 of/);
+  ctx.assert(await nowMs(other.page) === steps[1].at_ms, `the link reopens the story at step 2's instant: ${await nowMs(other.page)}`);
+  ctx.assert((await other.page.textContent('[data-testid="story-caption"]')) === steps[1].caption, 'with step 2\'s caption');
+  ctx.assert(!(await onPlayground(other.page, (el) => el.playing)), 'paused there');
+  await other.page.click('[data-testid="story-close"]');
+  const later = steps.findIndex((s) => s.at_ms > steps[1].at_ms); // the first caption of a later instant
+  await other.page.evaluate((h) => { location.hash = h; }, link.split('#')[1].replace(/&t=\d+/, `&t=${steps[later].at_ms}`));
+  await waitText(other.page, '[data-testid="story-progress"]', new RegExp(`^Step ${later + 1} of`));
+  ctx.assert(await nowMs(other.page) === steps[later].at_ms, 'a story link followed in the page opens the story at its caption');
+  ctx.assertNoErrors(other.errors, 'a story link');
+
   await page.click('[data-testid="story-close"]');
   ctx.assert(await page.isHidden('[data-testid="story"]'), 'the story closes');
   ctx.assert(await page.isVisible('[data-testid="story-start"]'), 'and can be started again from the toolbar');

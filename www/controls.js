@@ -287,6 +287,7 @@ export class Controls {
       userActions: app.sim.actions().filter((a) => a.by_user).length,
       atMs: app.sim.nowMs,
       selected: app.selected,
+      story: app.story.active,
     });
     const url = new URL(location.href);
     url.search = '';

@@ -236,21 +236,22 @@ export class PurgatoryPlayground extends HTMLElement {
    */
   async fromLocation() {
     const params = new URLSearchParams(location.search);
-    if (params.has('story')) this.opts.story = true;
     let frag;
     try {
       frag = await readFragment(location.hash);
     } catch (e) {
       throw new LinkError(`This link could not be opened (${e.message ?? e})`);
     }
-    if (frag?.text) return { source: { text: frag.text, label: 'the link' } };
+    // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`).
+    const story = params.has('story') || frag?.story === true;
+    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
-      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected };
+      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story };
     }
     const name = params.get('scenario');
     if (name && !curated(name)) throw new LinkError(`There is no scenario called “${name}”`);
-    return name ? { source: { curated: name } } : null;
+    return name ? { source: { curated: name }, story } : null;
   }
 
   /**
@@ -288,6 +289,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
       return;
     }
+    if (plan.story && app.story.available()) app.story.start(app.sim.nowMs);
     const at = fmt(app.sim.nowMs);
     app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${at} ms.` : `Opened the link's session at ${at} ms.`);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
@@ -307,7 +309,8 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     if (gen !== this.generation || app !== this.app) return;
     const play = plan.play ?? (this.opts.autoplay || (plan.source.live != null && this.opts.layout === 'page'));
-    let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !this.opts.story });
+    const story = this.opts.story || plan.story === true;
+    let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story });
     if (error && !plan.source.live) {
       this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}`]);
       sourceProblem = true;
@@ -315,13 +318,13 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     if (error) throw new Error(error);
     // A source fixed since the last open takes its message away; the attributes' own stay.
-    const noStory = this.opts.story && !app.story.available() ? ['story: this session has no guided story'] : [];
+    const noStory = story && !app.story.available() ? ['story: this session has no guided story'] : [];
     if (!sourceProblem) this.report([...parseOptions(this).problems, ...noStory]);
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
     }
-    if (this.opts.story && app.story.available()) app.story.start();
+    if (story && app.story.available()) app.story.start(plan.at ?? null);
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory until the ISR shrinks or its timeout passes. Or pick a scenario.');
     }

@@ -1,7 +1,8 @@
 // A session in a link and in a file. The link's fragment holds the whole session (setup, every
 // action with its time, the instant, the selected request) as the exported scenario text,
 // deflated (the browser's CompressionStream) and base64url-encoded; a curated scenario with no
-// actions of the person's own stays short: `#scenario=NAME&t=MS&sel=ID`.
+// actions of the person's own stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story` when its
+// guided story is open (the link then reopens the story at the caption of that instant).
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
 
@@ -29,18 +30,18 @@ async function pipe(bytes, stream) {
 }
 
 /** The fragment (without `#`) for a session: short for an untouched curated scenario. */
-export async function fragmentFor({ exportText, curated, userActions, atMs, selected }) {
+export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false }) {
   if (curated && userActions === 0) {
     const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
     if (selected) p.set('sel', selected);
-    return p.toString();
+    return p.toString() + (story ? '&story' : '');
   }
   const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
   return `session=${toBase64Url(packed)}`;
 }
 
 /**
- * Reads a fragment: `{curated, at, selected}`, `{text}` (a saved session's scenario text), or
+ * Reads a fragment: `{curated, at, selected, story}`, `{text}` (a saved session's scenario text), or
  * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
  */
 export async function readFragment(hash) {
@@ -62,7 +63,7 @@ export async function readFragment(hash) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
     if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
-    return { curated: p.get('scenario'), at, selected: p.get('sel') };
+    return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story') };
   }
   return null;
 }

@@ -34,15 +34,21 @@ export class Story {
     return this.steps.length > 0;
   }
 
-  /** Starts the story from its first caption. */
-  start() {
+  /**
+   * Starts the story: from its first caption, or (a link copied during the story) at the caption
+   * of instant `atMs`, where the session already stands.
+   */
+  start(atMs = null) {
     if (!this.available() || !this.box) return;
     this.active = true;
     this.index = -1;
     this.app.clock.speed = 'auto';
     this.app.controls.updateSpeedPick?.();
-    if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.seek(0);
-    this.goTo(0);
+    if (atMs != null) this.showAt(atMs);
+    else {
+      if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.seek(0);
+      this.goTo(0);
+    }
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
   }
 
@@ -125,12 +131,20 @@ export class Story {
     // Several captions can share an instant: the one shown stays while the playhead is on it, and
     // a jump onto such an instant shows the first of them ("Next" then reads on).
     if (this.steps[this.index]?.at_ms === now) return;
-    let i = this.steps.findIndex((s) => s.at_ms === now);
-    if (i < 0) this.steps.forEach((s, k) => { if (s.at_ms < now) i = k; });
-    if (i !== this.index) {
-      if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
-      else this.show(i);
-    }
+    const i = this.captionAt(now);
+    if (i !== this.index) this.showAt(now, i);
+  }
+
+  /** The caption of instant `ms`: the first one at it, else the last one before it (-1: none). */
+  captionAt(ms) {
+    const i = this.steps.findIndex((s) => s.at_ms === ms);
+    return i >= 0 ? i : this.steps.findLastIndex((s) => s.at_ms < ms);
+  }
+
+  /** Shows caption `i` (that of instant `ms`), or says the story has not begun. */
+  showAt(ms, i = this.captionAt(ms)) {
+    if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
+    else this.show(i);
   }
 
   show(i) {
