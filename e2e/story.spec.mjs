@@ -73,6 +73,7 @@ export default async function storySpec(ctx) {
   await waitText(other.page, '[data-testid="story-progress"]', new RegExp(`^Step ${later + 1} of`));
   ctx.assert(await nowMs(other.page) === steps[later].at_ms, 'a story link followed in the page opens the story at its caption');
   ctx.assertNoErrors(other.errors, 'a story link');
+  await page.keyboard.press('Escape'); // the Share menu
 
   await page.click('[data-testid="story-close"]');
   ctx.assert(await page.isHidden('[data-testid="story"]'), 'the story closes');
