@@ -10,6 +10,12 @@ export default async function pageSpec(ctx) {
   await page.goto(ctx.baseURL, { waitUntil: 'load' });
   await playgroundsReady(page);
   await page.click('[data-testid="play"]'); // the live session plays on opening: pause it
+  // Paused, an action is marked on the timeline at once (not when the clock next runs).
+  const marked = () => onPlayground(page, (el) => el.app.timeline.total);
+  const marksBefore = await marked();
+  await page.click('[data-testid="pause-follower-2"]');
+  ctx.assert(await marked() === marksBefore + 1, `the pause is marked at once while paused: ${marksBefore} -> ${await marked()}`);
+  await page.click('[data-testid="resume-follower-2"]');
 
   await page.selectOption('[data-testid="speed"]', '10');
   await page.selectOption('[data-testid="acks"]', 'all');
@@ -111,6 +117,14 @@ export default async function pageSpec(ctx) {
   const bar = await page.locator('header.bar').boundingBox();
   ctx.assert(bar.y === 0 && menu && menu.y >= bar.y + bar.height - 1 && menu.y < 200, `the legend opens under the bar while scrolled: ${JSON.stringify({ bar, menu })}`);
   await ctx.screenshot(page, 'page-legend-scrolled', { fullPage: false });
+  // Every swatch of the legend is drawn as on its panel (the wire's dots and the purge bar were
+  // empty, the watch-list chips unstyled).
+  const blank = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[data-testid="legend"] .sw')]
+    .filter((sw) => [...sw.querySelectorAll('*')].every((n) => { const r = n.getBoundingClientRect(); return r.width === 0 || r.height === 0; }))
+    .map((sw) => sw.parentElement.textContent.slice(0, 40)));
+  ctx.assert(blank.length === 0, `no blank legend swatch: ${JSON.stringify(blank)}`);
+  const chips = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[data-testid="legend"] .op')].map((n) => getComputedStyle(n).borderTopWidth));
+  ctx.assert(chips.length === 2 && chips.every((w) => w !== '0px'), `the watch-list chips look as on the panel: ${chips}`);
   await page.keyboard.press('Escape');
   // Escape closes a menu whose field has the focus, and hands the focus back to its button.
   for (const name of ['setup', 'breakpoints']) {
@@ -120,5 +134,16 @@ export default async function pageSpec(ctx) {
     const after = await onPlayground(page, (el, n) => ({ hidden: el.shadowRoot.querySelector(`[data-panel="${n}"]`).hidden, focus: el.shadowRoot.activeElement?.dataset.menu ?? null }), name);
     ctx.assert(inField === name && after.hidden && after.focus === name, `Escape closes the ${name} menu from its field: ${JSON.stringify({ inField, after })}`);
   }
+  // A stall breakpoint with a value that is not a whole number of ms says so (it was silently off).
+  await page.click('button[data-menu="breakpoints"]');
+  await page.fill('[data-bp-stall]', 'abc');
+  await page.check('[data-testid="breakpoint-hw-stalled"]');
+  ctx.assert(/HW stalled for: a whole number/.test(await page.textContent('.bp-error')) && (await page.getAttribute('[data-bp-stall]', 'aria-invalid')) === 'true',
+    `a bad stall value is reported and marked: ${await page.textContent('.bp-error')}`);
+  await page.fill('[data-bp-stall]', '3000');
+  await page.press('[data-bp-stall]', 'Enter');
+  ctx.assert((await page.textContent('.bp-error')) === '' && (await page.getAttribute('[data-bp-stall]', 'aria-invalid')) === null, 'a good value clears it');
+  await page.uncheck('[data-testid="breakpoint-hw-stalled"]');
+  await page.keyboard.press('Escape');
   ctx.assertNoErrors(errors, 'page');
 }

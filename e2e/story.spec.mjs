@@ -78,6 +78,15 @@ export default async function storySpec(ctx) {
   await page.click('[data-testid="story-close"]');
   ctx.assert(await page.isHidden('[data-testid="story"]'), 'the story closes');
   ctx.assert(await page.isVisible('[data-testid="story-start"]'), 'and can be started again from the toolbar');
+
+  // Acting during the story asks first (it drops the run the captions tell), then closes the story
+  // and says why, since its captions no longer describe the run.
+  await page.click('[data-testid="story-start"]');
+  await waitText(page, '[data-testid="story-progress"]', /^Step 1 of/);
+  await page.click('[data-testid="pause-follower-1"]');
+  await page.click('[data-testid="fork-confirm"]');
+  await waitText(page, '.notices', /guided story is closed/);
+  ctx.assert(await page.isHidden('[data-testid="story"]'), 'an action closes the story');
   ctx.assertNoErrors(errors, 'story');
 
   // On a phone the caption stays on screen while the story scrolls to the panel it talks about.

@@ -105,6 +105,13 @@ export default async function timeTravel(ctx) {
   await waitText(page, '.notices', /this is a new future/);
   const forked = await onPlayground(page, (el) => ({ actions: el.app.sim.actions().length, frontier: el.app.sim.extent().frontier_ms }));
   ctx.assert(forked.actions === actionsBefore + 1, `the pause is an action of the new future: ${JSON.stringify(forked)}`);
+  // The new future is computed ahead like the scenario's own run: its timeline shows markers past
+  // the fork, and a click far right goes there (it used to stay stuck at the fork's instant).
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app.timeline.markers.some((m) => m.at_ms > 30000), null, { timeout: 20000 });
+  const tl = await page.locator('[data-testid="timeline"]').boundingBox();
+  await page.mouse.click(tl.x + tl.width * 0.9, tl.y + tl.height / 2);
+  const span = await onPlayground(page, (el) => el.app.timeline.span);
+  ctx.assert(Math.abs(await nowMs(page) - span.to * 0.9) < span.to * 0.02, `a click at 90% of the new future's timeline goes there: ${await nowMs(page)} of ${span.to}`);
   await page.click('[data-testid="undo"]');
   await waitText(page, '.notices', /dropped future is back/);
   ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().length) === actionsBefore, 'undo takes the action back');

@@ -436,7 +436,8 @@ impl Playground {
     }
 
     /// The gauges' step series over `[from_ms, to_ms]` in `bins` equal spans, clipped at the
-    /// playhead: `{names, bins: [[[lo, hi, last], ...] per series], now: [value per series]}`.
+    /// computed frontier (the run the timeline's markers show, which may lie past the playhead):
+    /// `{names, bins: [[[lo, hi, last], ...] per series], now: [value per series at the playhead]}`.
     pub fn series(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] from_ms: JsValue,
@@ -447,7 +448,7 @@ impl Playground {
         let to = whole_ms(&to_ms, "series.to_ms", MAX_ADVANCE_MS)?;
         let bins = whole_ms(&bins, "series.bins", 4096.0)?.max(1) as usize;
         let now = self.session.now_ms();
-        let to = to.min(now).max(from);
+        let to = to.min(self.session.frontier_ms()).max(from);
         let series = self.session.history().series();
         let binned: Vec<Vec<[u64; 3]>> = series.iter().map(|s| s.bins(from, to, bins)).collect();
         let values: Vec<u64> = series.iter().map(|s| s.value_at(now)).collect();

@@ -109,7 +109,20 @@ fn markers_series_and_request_events_describe_the_run() {
         .unwrap();
     let now = Array::from(&get(&series, "now"));
     assert_eq!(now.get(1).as_f64(), Some(1.0), "p1 is waiting at 40 s");
-    assert_eq!(num(&series, "to_ms"), 40_000.0, "clipped at the playhead");
+    // The whole computed run (the markers' span), not only up to the playhead: the timeline
+    // draws the waiting requests under every marker it shows.
+    assert_eq!(num(&series, "to_ms"), 60_000.0, "clipped at the frontier");
+    let delayed = Array::from(&Array::from(&get(&series, "bins")).get(1));
+    let highs: Vec<f64> = delayed
+        .iter()
+        .map(|b| Array::from(&b).get(1).as_f64().unwrap())
+        .collect();
+    // p1 waits from 20,000 to 45,010 ms (bins of 6,000 ms): in bins 3 to 7, and not after.
+    assert_eq!(
+        highs,
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        "{highs:?}"
+    );
 
     let events = Array::from(&p.request_events("p1".into()).unwrap());
     let tags: Vec<String> = events

@@ -313,7 +313,8 @@ export class PlaygroundApp {
     if (!done) return null;
     if (done.forked) this.notice('fork', `The run after ${fmt(done.at_ms - 1)} ms was dropped: this is a new future.`, { undo: true });
     if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
-    if (done.forked || done.continued_live) this.timeline?.invalidate();
+    // A new future of a scenario is computed ahead again, so its whole timeline shows.
+    if (done.forked) this.complete = false;
     return done;
   }
 
@@ -323,6 +324,14 @@ export class PlaygroundApp {
     this.controls.hideEnd();
     this.saveForRecovery();
     this.ingest();
+    // The action is a marker of its own (and a fork or a live continuation changed the run):
+    // drawn at once, also while paused.
+    this.timeline?.invalidate({ now: true });
+    if (this.story.active) {
+      // The captions tell the scenario's own run, which this action has left.
+      this.story.stop();
+      this.notice('ok', 'The guided story is closed: it tells the scenario’s own run, and your action changed it. Undo brings that run back, and “Guided story” starts the story again.');
+    }
     if (done.id && (this.selected == null || cmd.action === 'produce')) this.select(done.id);
     this.refresh();
     return done;
@@ -332,7 +341,8 @@ export class PlaygroundApp {
     if (this.guard(() => this.sim.undo())) {
       this.notice('ok', 'The dropped future is back.');
       this.saveForRecovery();
-      this.timeline?.invalidate();
+      this.complete = false;
+      this.timeline?.invalidate({ now: true });
       this.afterJump();
     }
   }

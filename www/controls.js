@@ -8,6 +8,8 @@ import { fragmentFor, readSessionFile, download } from './share.js';
 import { fmt, esc } from './views/dom.js';
 
 const MAX_BURST = 5000;
+/** The longest HW stall a breakpoint can wait for (the model's limit: a 32-bit whole number). */
+const MAX_STALL_MS = 2147483647;
 
 export class Controls {
   constructor(app) {
@@ -143,7 +145,7 @@ export class Controls {
    */
   act(cmd, then) {
     const preview = this.app.sim.forkPreview();
-    if (preview && this.askFork && !this.app.story.active) {
+    if (preview && this.askFork) {
       const dropped = preview.user_actions_dropped;
       const what = `${dropped ? `the ${dropped} action${dropped === 1 ? '' : 's'} you made after it and ` : ''}the run computed to ${fmt(preview.frontier_ms)} ms`;
       this.confirm(`You are at ${fmt(preview.at_ms)} ms, in the past of this run. Acting here starts a new future from this instant and drops ${what}. Undo brings it back.`, () => this.run(cmd, then));
@@ -310,17 +312,25 @@ export class Controls {
   applyBreakpoints() {
     const root = this.app.root;
     const spec = {};
+    const stall = root.querySelector('[data-bp-stall]');
+    let problem = null;
     for (const box of root.querySelectorAll('[data-bp]')) {
       if (!box.checked) continue;
       const name = box.dataset.bp;
       if (name === 'answered') spec.answered = root.querySelector('[data-bp-answered]').value;
-      else if (name === 'hw_stalled_ms') spec.hw_stalled_ms = Number(root.querySelector('[data-bp-stall]').value);
-      else spec[name] = true;
+      else if (name === 'hw_stalled_ms') {
+        // Read strictly, as the produce form does: "abc" or "" is not "off", and -5 is not 5.
+        const ms = wholeNumber(stall.value);
+        if (ms >= 1 && ms <= MAX_STALL_MS) spec.hw_stalled_ms = ms;
+        else problem = `HW stalled for: a whole number of milliseconds from 1 to ${fmt(MAX_STALL_MS)}; this breakpoint is off until then.`;
+      } else spec[name] = true;
     }
+    if (problem) stall.setAttribute('aria-invalid', 'true');
+    else stall?.removeAttribute('aria-invalid');
     const err = this.$('.bp-error');
     try {
       this.app.sim.setBreakpoints(spec);
-      if (err) err.textContent = '';
+      if (err) err.textContent = problem ?? '';
     } catch (e) {
       if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, 'HW stalled for');
     }

@@ -1,6 +1,8 @@
 // The legend: what every mark on the playground means, in one place reachable from every panel
 // (each panel's "?" opens it at its section), so nothing is explained only in a hover tooltip.
 
+// Each swatch is the panel's own markup inside its panel's class (msg, fifo, purge), so it is drawn
+// by the same rules as on the panel.
 const item = (swatch, text) => `<li><span class="sw">${swatch}</span><span>${text}</span></li>`;
 
 const SECTIONS = [
@@ -13,16 +15,16 @@ const SECTIONS = [
     item('<span class="badge isr">ISR</span><span class="badge out">not in ISR</span>', 'whether the replica is in the committed in-sync replica set; acks=all waits for every member'),
     item('<span class="badge fetching">fetching</span><span class="badge paused">paused</span><span class="badge crashed">crashed</span><span class="badge fenced">fenced</span>', 'a broker’s state: paused means alive and heart-beating but not fetching; fenced means the controller gave up on it'),
     item('<span class="pending">shrink pending</span>', 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet'),
-    item('<span class="dot fetch"></span>', 'a follower’s fetch on its way to the leader'),
-    item('<span class="dot fetch_response"></span>', 'the leader’s fetch response (records, and its HW) on its way back'),
-    item('<span class="dot metadata"></span>', 'a controller decision (new ISR, new leader) reaching a broker; an AlterPartition on its way'),
+    item('<span class="msg fetch"><span class="dot"></span></span>', 'a follower’s fetch on its way to the leader'),
+    item('<span class="msg fetch_response"><span class="dot"></span></span>', 'the leader’s fetch response (records, and its HW) on its way back'),
+    item('<span class="msg metadata"><span class="dot"></span></span>', 'a controller decision (new ISR, new leader) reaching a broker; an AlterPartition on its way'),
   ]],
   ['purgatory', 'Produce purgatory', [
-    item('<span class="op waiting">p1</span>', 'a DelayedProduce waiting on a partition’s watch list (FIFO, oldest first)'),
-    item('<span class="op done">p1 ✓</span>', 'completed, still on the list: garbage until a purge or the next checkAndComplete on that key takes it off'),
-    item('<span class="gbar"><span style="width:40%"></span></span>', 'completed entries against the purge interval: the reaper purges when estimated − delayed exceeds it'),
+    item('<span class="fifo"><span class="op waiting">p1</span></span>', 'a DelayedProduce waiting on a partition’s watch list (FIFO, oldest first)'),
+    item('<span class="fifo"><span class="op done">p1 ✓</span></span>', 'completed, still on the list: garbage until a purge or the next checkAndComplete on that key takes it off'),
+    item('<span class="purge"><span class="bar"><span style="width:40%"></span></span></span>', 'completed entries against the purge interval: the reaper purges when estimated − delayed exceeds it'),
     item('<b>PurgatorySize</b>', 'entries on all watch lists (a request on two partitions counts twice; completed ones until purged)'),
-    item('<b>NumDelayedOperations</b>', 'requests still waiting'),
+    item('<b>NumDelayed<wbr>Operations</b>', 'requests still waiting'),
   ]],
   ['wheel', 'Timing wheel', [
     item('<span class="bucket full">3</span>', 'a bucket holding that many timeouts; it is due at the start of its span, and its entries then fire or move to a finer level (cascade)'),
@@ -44,13 +46,13 @@ const SECTIONS = [
     item('<span class="outcome waiting">waiting</span>', 'no answer yet'),
   ]],
   ['timeline', 'Timeline', [
-    item('<span class="mk produce"></span>', 'a produce request sent'),
-    item('<span class="mk answered"></span><span class="mk failed"></span><span class="mk expired"></span>', 'answered NONE, answered with an error, expired'),
-    item('<span class="mk hw"></span>', 'the HW moved'),
-    item('<span class="mk isr"></span>', 'an ISR change proposed or committed'),
-    item('<span class="mk fence"></span>', 'fencing, elections'),
-    item('<span class="mk action"></span>', 'an action: a pause, a crash, a restart (yours are ringed)'),
-    item('<span class="mk purge"></span>', 'a purge'),
+    item('<span class="mark-swatch m-produce"></span>', 'a produce request sent'),
+    item('<span class="mark-swatch m-ok"></span>', 'a request answered NONE'),
+    item('<span class="mark-swatch m-bad"></span>', 'answered with an error or expired; a broker fenced'),
+    item('<span class="mark-swatch m-hw"></span>', 'the HW moved'),
+    item('<span class="mark-swatch m-isr"></span>', 'an ISR change proposed or committed, a new leader, a broker back'),
+    item('<span class="mark-swatch m-action"></span>', 'an action: a pause, a crash, a restart'),
+    item('<span class="mark-swatch m-purge"></span>', 'a purge'),
   ]],
 ];
 

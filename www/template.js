@@ -38,7 +38,8 @@ const ICONS = {
   restart: icon('M8 3a5 5 0 1 1-4.9 6h2A3 3 0 1 0 8 5v2.5L4.5 4 8 .5z'),
 };
 
-const field = ([name, label, kafka, note]) => `<div class="field"><label for="f-${name}">${label}</label>
+// A Kafka name such as replica.lag.time.max.ms may wrap after its dots on a narrow screen.
+const field = ([name, label, kafka, note]) => `<div class="field"><label for="f-${name}">${label.replace(/\.(?=\w)/g, '.<wbr>')}</label>
   <input id="f-${name}" name="${name}" inputmode="numeric" autocomplete="off" aria-describedby="d-${name}">
   <small id="d-${name}">${kafka}${note ? `; ${note}` : ''}</small></div>`;
 
@@ -135,10 +136,10 @@ function menusMarkup(opts) {
       <label><input type="checkbox" data-testid="breakpoint-expiry" data-bp="expiry"> a request expires on the timer</label>
       <label><input type="checkbox" data-testid="breakpoint-isr-below-min" data-bp="isr_below_min"> the ISR drops below min.insync.replicas</label>
       <label><input type="checkbox" data-testid="breakpoint-isr-change" data-bp="isr_change"> an ISR change is committed</label>
-      <label><input type="checkbox" data-testid="breakpoint-hw-stalled" data-bp="hw_stalled_ms"> the HW has not moved for <input data-bp-stall value="5000" size="6" inputmode="numeric" aria-label="milliseconds"> ms while requests wait</label>
+      <label><input type="checkbox" data-testid="breakpoint-hw-stalled" data-bp="hw_stalled_ms"> the HW has not moved for <input data-bp-stall value="5000" size="6" inputmode="numeric" aria-label="milliseconds" aria-errormessage="bp-error"> ms while requests wait</label>
       <label><input type="checkbox" data-testid="breakpoint-leader-change" data-bp="leader_change"> a partition gets a new leader</label>
       <label><input type="checkbox" data-testid="breakpoint-purge" data-bp="purge"> a purgatory is purged</label>
-      <p class="bp-error error" role="alert"></p>
+      <p class="bp-error error" id="bp-error" role="alert"></p>
     </div>` : '';
   const setup = full ? `<div class="menu wide" data-panel="setup" hidden role="dialog" aria-label="Cluster setup">
       <h3>Cluster setup <small>(applying starts a new live session)</small></h3>
