@@ -141,6 +141,9 @@ function weight(e) {
     case 'produce_received': return 4;
     case 'purged': return isProduceOp(e) ? 4 : 0;
     case 'broker_unfenced': case 'action_ignored': return 3;
+    // The controller's record of a partition (an election, a fencing's ISR): told when nothing
+    // more telling happens in its instant, since the brokers act on it only later.
+    case 'partition_changed': return 2;
     default: return 0;
   }
 }
@@ -172,6 +175,7 @@ function plain(e, history, batch) {
     case 'produce_received': return `${e.request} (acks=${e.acks}) reaches broker ${e.broker}`;
     case 'purged': return `broker ${e.broker}'s purgatory purges ${e.removed} completed entries from its watch lists`;
     case 'broker_unfenced': return `broker ${e.broker} is back in the cluster (unfenced)`;
+    case 'partition_changed': return `the controller records ${e.tp} with leader ${e.leader ?? 'none'} (epoch ${e.leader_epoch}) and ISR ${list(e.isr)}; the brokers act on it once its update reaches them`;
     case 'action_ignored': return `${e.action} ignored: ${e.reason}`;
     default: return narrate(e);
   }
