@@ -17,11 +17,18 @@ function plot(name, bins, now) {
   const w = BINS * 2;
   const h = 40;
   const max = Math.max(1, ...bins.map((b) => b[1]));
-  const y = (v) => (h - (v / max) * (h - 4) - 2).toFixed(1);
-  let d = '';
-  bins.forEach(([lo, hi], i) => { d += `M${i * 2 + 1},${y(lo)}V${y(hi) - (hi === lo ? 0.6 : 0)}`; });
-  return `<figure class="plot"><figcaption>${esc(LABELS[name] ?? name)} <b>${fmt(now)}</b> <span class="muted">max ${fmt(max)}</span></figcaption>
-    <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${esc(LABELS[name] ?? name)} over the run, now ${now}"><path d="${d}"/></svg></figure>`;
+  const y = (v) => (h - 3 - (v / max) * (h - 8)).toFixed(1);
+  // The step line through each bin's value at its end, the area under it, and where a bin's value
+  // moved within it, the band from its lowest to its highest (so a short peak is not lost).
+  let line = bins.length ? `M0,${y(bins[0][2])}` : '';
+  let band = '';
+  bins.forEach(([lo, hi], i) => {
+    line += `H${i * 2 + 2}${i + 1 < bins.length ? `V${y(bins[i + 1][2])}` : ''}`;
+    if (hi !== lo) band += `M${i * 2},${y(hi)}H${i * 2 + 2}V${y(lo)}H${i * 2}Z`;
+  });
+  const label = esc(LABELS[name] ?? name);
+  return `<figure class="plot"><figcaption>${label} <b>${fmt(now)}</b> <span class="muted">max ${fmt(max)}</span></figcaption>
+    <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${label} over the run, now ${now}"><path class="area" d="${line ? `${line}V${h}H0Z` : ''}"/><path class="band" d="${band}"/><path class="line" d="${line}"/></svg></figure>`;
 }
 
 function latencies(snap) {
@@ -44,6 +51,6 @@ export function renderMetrics(el, sim, snap) {
   const series = sim.series(0, snap.now_ms, BINS);
   const plots = series.names.map((n, i) => plot(n, series.bins[i], series.now[i])).join('');
   const shown = snap.requests.length < snap.requests_total ? ` (the last ${fmt(snap.requests.length)} requests)` : '';
-  patch(el.querySelector('.metrics-body'), `<p class="muted">0 – ${fmt(snap.now_ms)} ms</p>${plots}
+  patch(el.querySelector('.metrics-body'), `<p class="muted">0 – ${fmt(snap.now_ms)} ms</p><div class="plots">${plots}</div>
     <table class="lat"><caption>Produce latency by acks${shown}: request received → response sent</caption><thead><tr><th>acks</th><th>answered</th><th>median</th><th>max</th></tr></thead><tbody>${latencies(snap)}</tbody></table>`);
 }
