@@ -58,6 +58,11 @@ export default async function timeTravel(ctx) {
   ctx.assert(marked > next && marked === expected, `'}' goes to the next marker: ${marked} (expected ${expected})`);
   await page.keyboard.press('{');
   ctx.assert(await nowMs(page) === next, `'{' comes back to the marker before: ${await nowMs(page)}`);
+  // The same jumps by the buttons beside the timeline's count of marks.
+  await page.click('[data-testid="tl-next-marker"]');
+  ctx.assert(await nowMs(page) === marked, `the next-marker button goes where '}' went: ${await nowMs(page)}`);
+  await page.click('[data-testid="tl-prev-marker"]');
+  ctx.assert(await nowMs(page) === next, `the previous-marker button comes back: ${await nowMs(page)}`);
 
   // Zoom: + narrows the timeline to a window about the playhead (its ends labelled, its markers
   // inside it), a jump past the window moves it along, and "whole run" shows everything again.

@@ -41,7 +41,7 @@ export class Timeline {
         <div class="tl-marks"></div>
         <div class="tl-head"><span class="tl-head-label"></span></div>
       </div>
-      <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><span class="tl-info" aria-hidden="true"></span><span class="tl-zoom" role="group" aria-label="Timeline zoom">
+      <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><button type="button" data-jump="-1" data-testid="tl-prev-marker" aria-label="The previous marked moment" title="The previous marked moment ({ key)">‹</button><span class="tl-info" aria-hidden="true"></span><button type="button" data-jump="1" data-testid="tl-next-marker" aria-label="The next marked moment" title="The next marked moment (} key)">›</button><span class="tl-zoom" role="group" aria-label="Timeline zoom">
         <button type="button" data-zoom="out" data-testid="tl-zoom-out" aria-label="Zoom the timeline out" title="Zoom out (- on the timeline)" disabled>−</button><button type="button" data-zoom="in" data-testid="tl-zoom-in" aria-label="Zoom the timeline in around the playhead" title="Zoom in (+ on the timeline; Ctrl + wheel)">+</button><button type="button" data-zoom="fit" data-testid="tl-zoom-fit" title="The whole run (0 on the timeline)" hidden>whole run</button>
       </span></span><span class="tl-to" aria-hidden="true"></span></div>`;
     this.el = wrap.querySelector('.tl');
@@ -97,6 +97,14 @@ export class Timeline {
     const end = () => { dragging = false; };
     el.addEventListener('pointerup', end);
     el.addEventListener('pointercancel', end);
+    // A step is one event, and idle fetches fill the quiet stretches: these go marker to marker.
+    for (const b of this.wrap.querySelectorAll('[data-jump]')) {
+      b.addEventListener('click', () => {
+        if (!this.app.sim) return;
+        this.app.setPlaying(false);
+        this.app.jumpMarker(Number(b.dataset.jump));
+      });
+    }
     this.wrap.querySelector('.tl-zoom').addEventListener('click', (ev) => {
       const how = ev.target.closest('button')?.dataset.zoom;
       if (!how || !this.app.sim) return;
