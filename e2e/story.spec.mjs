@@ -73,6 +73,32 @@ export default async function storySpec(ctx) {
   await waitText(other.page, '[data-testid="story-progress"]', new RegExp(`^Step ${later + 1} of`));
   ctx.assert(await nowMs(other.page) === steps[later].at_ms, 'a story link followed in the page opens the story at its caption');
   ctx.assertNoErrors(other.errors, 'a story link');
+
+  // A scenario of one's own (here s03's text under another name) in a session link: the link holds
+  // the story too, and reopens it at its caption; the picker names the session, not "Live".
+  const mine = await ctx.openPage();
+  await mine.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(mine.page);
+  await onPlayground(mine.page, async (el, at) => {
+    const text = await (await fetch(`scenarios/${'s03-stalled-follower-completes-at-isr-shrink'}.json`)).text();
+    await el.app.open({ text: text.replace('"name": "s03', '"name": "my-s03'), label: 'my file' }, { play: false });
+    el.app.story.start();
+    el.seek(at);
+  }, steps[1].at_ms);
+  await waitText(mine.page, '[data-testid="story-progress"]', /^Step 2 of/);
+  await mine.page.click('[data-menu="share"]');
+  await mine.page.click('[data-testid="copy-link"]');
+  await waitText(mine.page, '.share-out', /characters/);
+  const sessionLink = mine.page.url();
+  ctx.assert(/#session=[\w-]+&story$/.test(sessionLink), `a session link with the story: ${sessionLink.slice(0, 80)}…`);
+  const again = await ctx.openPage();
+  await again.page.goto(sessionLink, { waitUntil: 'load' });
+  await playgroundsReady(again.page);
+  await waitText(again.page, '[data-testid="story-progress"]', /^Step 2 of/);
+  ctx.assert(await nowMs(again.page) === steps[1].at_ms, 'the session link reopens the story at its caption');
+  const picked = await onPlayground(again.page, (el) => { const s = el.shadowRoot.querySelector('.scenario-pick'); return s.options[s.selectedIndex].textContent; });
+  ctx.assert(/^my-s03.* \(from the link\)$/.test(picked), `the picker names the session: ${picked}`);
+  ctx.assertNoErrors([...mine.errors, ...again.errors], 'a session link with a story');
   await page.keyboard.press('Escape'); // the Share menu
 
   await page.click('[data-testid="story-close"]');

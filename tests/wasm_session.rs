@@ -186,8 +186,26 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
     assert_eq!(q.now_ms(), 20_000.0);
     assert_eq!(q.selected().as_deref(), Some("p1"));
     assert_eq!(q.export_session(), text);
-    let story = Array::from(&q.story().unwrap());
-    assert_eq!(story.length(), 0, "an export carries no story");
+    let story = Array::from(&q.story().unwrap()).length();
+    assert_eq!(
+        story,
+        Array::from(&p.story().unwrap()).length(),
+        "an export of the scenario's own run carries its story"
+    );
+    assert!(story > 0);
+    // An action of the person's own changes the run the story tells: the story stays behind.
+    p.command(JsValue::from_str(
+        r#"{"action": "resume_follower", "broker": 2}"#,
+    ))
+    .unwrap();
+    let changed =
+        Playground::from_scenario(JsValue::from_str(&p.export_session()), JsValue::UNDEFINED)
+            .unwrap();
+    assert_eq!(
+        Array::from(&changed.story().unwrap()).length(),
+        0,
+        "an export after an action of one's own carries no story"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -269,7 +269,7 @@ export class Controls {
     const out = this.$('.share-out');
     try {
       const text = await readSessionFile(file);
-      const msg = await this.app.open({ text }, { play: false });
+      const msg = await this.app.open({ text, label: file.name }, { play: false });
       if (msg) throw new Error(`${file.name}: ${msg}`);
       this.app.notice('ok', `Opened ${file.name}.`);
       this.closeMenus();
@@ -404,7 +404,16 @@ export class Controls {
     const sel = app.$('.produce-form select[name=topic]');
     if (sel) sel.innerHTML = app.sim.setup().topics.map((t) => `<option>${esc(t.name)}</option>`).join('');
     const pick = this.$('.scenario-pick');
-    if (pick) pick.value = app.source?.curated ?? '';
+    if (pick) {
+      // A session from a link, a file or a scenario text is named for what it is, not "Live".
+      pick.querySelector('option.opened')?.remove();
+      const curated = app.source?.curated ?? app.sim.curated ?? null;
+      if (!curated && app.source?.live == null) {
+        const what = app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
+        pick.insertAdjacentHTML('afterbegin', `<option class="opened" value="" disabled>${esc(what)} (from ${esc(app.source?.label ?? 'a file')})</option>`);
+        pick.selectedIndex = 0;
+      } else pick.value = curated ?? '';
+    }
     const storyBtn = this.$('.story-start');
     if (storyBtn) storyBtn.hidden = !app.story.available();
     this.hideEnd();

@@ -244,7 +244,8 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`).
     const story = params.has('story') || frag?.story === true;
-    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story };
+    // A saved session opens at its own instant, and so does its story.
+    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story, storyHere: true };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
       return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story };
@@ -324,7 +325,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
     }
-    if (story && app.story.available()) app.story.start(plan.at ?? null);
+    if (story && app.story.available()) app.story.start(plan.at ?? (plan.storyHere ? app.sim.nowMs : null));
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
       // check every 15 s) the shrink after a pause commits at most 45,010 ms later, so only a

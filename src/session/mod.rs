@@ -319,7 +319,13 @@ impl Session {
             topics: sim.topics().to_vec(),
             actions: self.actions.iter().map(|a| a.action.clone()).collect(),
             run_until_ms,
-            story: Vec::new(),
+            // The guided story tells the scenario's own run: it goes with the file while no action
+            // of the person's own has changed that run.
+            story: if self.actions.iter().any(|a| a.by_user) {
+                Vec::new()
+            } else {
+                self.story.clone()
+            },
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
                 // Only an id the file has: `select` takes any string, and a fork or an undo can
