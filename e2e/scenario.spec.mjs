@@ -87,5 +87,25 @@ export default async function scenarioSpec(ctx) {
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.curated === 's01-happy-path', null, { timeout: 10000 });
   ctx.assert(new URL(page.url()).search === '?scenario=s01-happy-path', `Back shows the scenario its address names: ${page.url()}`);
+
+  // What the page says at a link's instant matches Kafka (and each event is told once).
+  const said = async (fragment) => {
+    await page.evaluate((h) => { location.hash = h; }, fragment);
+    const [name, at] = [/scenario=([^&]+)/.exec(fragment)[1], Number(/t=(\d+)/.exec(fragment)[1])];
+    await page.waitForFunction(([n, t]) => { const el = document.querySelector('purgatory-playground'); return el.app?.source?.curated === n && el.nowMs === t; }, [name, at], { timeout: 10000 });
+    await waitText(page, '.notices', /Opened the link/);
+    return onPlayground(page, (el) => ({
+      narration: el.shadowRoot.querySelector('.narration').textContent,
+      steps: [...el.shadowRoot.querySelectorAll('.steps li')].map((li) => `${li.className}: ${li.textContent.replace(/\s+/g, ' ').trim()}`),
+    }));
+  };
+  const s08 = await said('scenario=s08-isr-of-leader-only-completes-at-once&t=40000&sel=p1');
+  ctx.assert(!/waits in the purgatory/.test(s08.narration) && /first try/.test(s08.narration), `s08: completed on its first try, never said to wait: ${s08.narration}`);
+  ctx.assert(s08.steps[0].split('t-0 offsets').length === 2, `the code path lists the append once: ${s08.steps[0]}`);
+  const x03 = await said('scenario=x03-unknown-topic-or-partition&t=1000&sel=partition-5-of-1');
+  ctx.assert(/^skipped: appendRecordsnot called: KafkaApis answers t-5 UNKNOWN_TOPIC_OR_PARTITION at once$/.test(x03.steps[0]), `no partition exists: appendRecords is never called: ${x03.steps[0]}`);
+  const s10 = await said('scenario=s10-multi-partition-request&t=5000&sel=p2-one-not-led-here');
+  ctx.assert(/until the HW reaches 15 on healthy-0 \(/.test(s10.narration), `only the partition it waits on is named: ${s10.narration}`);
+  ctx.assert(s10.steps[2].includes('stalled-1 NOT_LEADER_OR_FOLLOWER (not waited on)'), `a failed partition is not waited on: ${s10.steps[2]}`);
   ctx.assertNoErrors(errors, 'scenario page');
 }

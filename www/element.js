@@ -328,9 +328,10 @@ export class PurgatoryPlayground extends HTMLElement {
     if (story && app.story.available()) app.story.start(plan.at ?? (plan.storyHere ? app.sim.nowMs : null));
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
-      // check every 15 s) the shrink after a pause commits at most 45,010 ms later, so only a
-      // request sent more than 15 s after the pause outlives it.
-      app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent at once, it times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.');
+      // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's
+      // last caught-up fetch, so a request sent more than 15 s after the pause always outlives it;
+      // one sent right away does only when a check happens to fall just right (about 2%).
+      app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.');
     }
     this.updateRunning();
     this.reveal();

@@ -28,6 +28,7 @@ export class EventHistory {
     this.reset();
     this.trackId = null;
     this.trackEvents = [];
+    this.trackSeen = new Set();
   }
 
   reset() {
@@ -41,7 +42,12 @@ export class EventHistory {
     for (const e of events) {
       this.byId.set(e.id, e);
       this.lines.push({ at: e.at_ms, id: e.id, cat: category(e), text: narrate(e), request: requestOf(e), fold: foldKey(e) });
-      if (this.trackId && this.belongs(e)) this.trackEvents.push(e);
+      // A batch after a jump repeats events the track already took from the model (its story up
+      // to the playhead): each is followed once.
+      if (this.trackId && !this.trackSeen.has(e.id) && this.belongs(e)) {
+        this.trackSeen.add(e.id);
+        this.trackEvents.push(e);
+      }
     }
     if (this.byId.size > MAX_BY_ID) {
       const it = this.byId.keys();
@@ -54,10 +60,12 @@ export class EventHistory {
   track(id, events) {
     this.trackId = id;
     this.trackEvents = [];
+    this.trackSeen = new Set();
     this.trackState = { broker: null, op: null, keys: [], waiting: false, done: false };
     for (const e of events ?? []) {
       this.byId.set(e.id, e);
       this.belongs(e);
+      this.trackSeen.add(e.id);
       this.trackEvents.push(e);
     }
   }

@@ -8,11 +8,11 @@ const item = (swatch, text) => `<li><span class="sw">${swatch}</span><span>${tex
 const SECTIONS = [
   ['cluster', 'Cluster', [
     item('<span class="cell committed"></span>', 'a record below the high watermark (HW): committed, every in-sync replica has it, a consumer may read it'),
-    item('<span class="cell uncommitted"></span>', 'a record above the HW: appended here, not yet on every in-sync replica'),
+    item('<span class="cell uncommitted"></span>', 'a record at or above the HW: appended here, not committed yet (the leader has not yet seen every in-sync replica reach it, or the HW is frozen under min.insync.replicas)'),
     item('<span class="hwm">HW 10</span>', 'the high watermark: offsets below it are committed'),
     item('<span class="leo">LEO 12</span>', 'the log end offset: the next offset this replica will write'),
     item('<span class="badge leader">leader</span>', 'the replica that takes produce requests for the partition'),
-    item('<span class="badge isr">ISR</span><span class="badge out">not in ISR</span>', 'whether the replica is in the committed in-sync replica set; acks=all waits for every member'),
+    item('<span class="badge isr">ISR</span><span class="badge out">not in ISR</span>', 'whether the replica is in the committed in-sync replica set. acks=all waits for the HW, which counts the maximal ISR: a replica being added counts at once, one being removed until the commit'),
     item('<span class="badge fetching">fetching</span><span class="badge paused">paused</span><span class="badge crashed">crashed</span><span class="badge fenced">fenced</span>', 'a broker’s state: paused means alive and heart-beating but not fetching; fenced means the controller gave up on it'),
     item('<span class="pending">shrink pending</span>', 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet'),
     item('<span class="msg fetch"><span class="dot"></span></span>', 'a follower’s fetch on its way to the leader'),
@@ -22,7 +22,7 @@ const SECTIONS = [
   ['purgatory', 'Produce purgatory', [
     item('<span class="fifo"><span class="op waiting">p1</span></span>', 'a DelayedProduce waiting on a partition’s watch list (FIFO, oldest first)'),
     item('<span class="fifo"><span class="op done">p1 ✓</span></span>', 'completed, still on the list: garbage until a purge or the next checkAndComplete on that key takes it off'),
-    item('<span class="purge"><span class="bar"><span style="width:40%"></span></span></span>', 'completed entries against the purge interval: the reaper purges when estimated − delayed exceeds it'),
+    item('<span class="purge"><span class="bar"><span style="width:40%"></span></span></span>', 'operations completed since the last purge (estimated − delayed) against the purge interval: the reaper purges when it is exceeded'),
     item('<b>PurgatorySize</b>', 'entries on all watch lists (a request on two partitions counts twice; completed ones until purged)'),
     item('<b>NumDelayed<wbr>Operations</b>', 'requests still waiting'),
   ]],
@@ -41,7 +41,7 @@ const SECTIONS = [
     item('<span class="outcome NONE">NONE</span>', 'success: for acks=all, every in-sync replica has the records'),
     item('<span class="outcome REQUEST_TIMED_OUT">REQUEST_TIMED_OUT</span>', 'the timeout passed while waiting; the records may still be committed later'),
     item('<span class="outcome NOT_ENOUGH_REPLICAS">NOT_ENOUGH_REPLICAS</span>', 'the ISR was below min.insync.replicas before the append: nothing written'),
-    item('<span class="outcome NOT_LEADER_OR_FOLLOWER">NOT_LEADER_OR_FOLLOWER</span>', 'the broker stopped leading the partition'),
+    item('<span class="outcome NOT_LEADER_OR_FOLLOWER">NOT_LEADER_OR_FOLLOWER</span>', 'the broker is not (or no longer) the leader of the partition'),
     item('<span class="outcome other">other errors</span>', 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection'),
     item('<span class="outcome waiting">waiting</span>', 'no answer yet'),
   ]],

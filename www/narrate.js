@@ -17,6 +17,16 @@ function bound(b) {
   }
 }
 
+/**
+ * Why `delayedProduceRequestRequired` was false, and what follows: acks 0 and 1 never wait, and
+ * acks=all waits only when at least one partition was appended.
+ */
+export function notDelayedWhy(acks) {
+  if (acks === 0) return 'acks=0: no response is sent; an error closes the connection';
+  if (acks === 1) return 'acks=1: respond at once';
+  return 'every partition failed: respond at once';
+}
+
 /** Category used by the log filter. */
 export function category(e) {
   switch (e.event) {
@@ -48,7 +58,7 @@ export function narrate(e) {
     case 'action_ignored': return `${e.action} ignored: ${e.reason}`;
     case 'produce_partition_rejected': return `${e.request}: ${e.tp} answered ${e.error} before any append (${e.reason})`;
     case 'records_appended': return `broker ${e.broker} appended offsets ${e.base_offset}-${e.last_offset} to ${e.tp}${e.request ? ` for ${e.request}` : ''}; LEO ${e.log_end_offset}, HW ${e.hw_change === 'INCREASED' ? 'increased' : 'unchanged'}`;
-    case 'produce_answered_at_once': return `${e.request}: delayedProduceRequestRequired is false (acks=${e.acks}), respond at once`;
+    case 'produce_answered_at_once': return `${e.request}: delayedProduceRequestRequired is false (${notDelayedWhy(e.acks)})`;
     case 'delayed_produce_created': return `${e.request}: new DelayedProduce ${op(e.op)}, ${e.partitions.map((p) => `${p.tp} requiredOffset ${p.required_offset}${p.acks_pending ? '' : ` (${p.error})`}`).join(', ')}, delayMs ${fmt(e.timeout_ms)}`;
     case 'operation_watched': return `tryCompleteElseWatch: first try failed, ${op(e.op)} watched on ${e.keys.join(', ')} (estimated ops ${e.estimated_total_operations})`;
     case 'timer_added': return `second try failed too: ${op(e.op)} added to the timer, expires at ${fmt(e.expires_at_ms)} ms`;
@@ -120,21 +130,22 @@ export function explainCompletion(completion, history) {
 
 const outcomeWords = {
   NONE: 'success (NONE)',
-  REQUEST_TIMED_OUT: 'REQUEST_TIMED_OUT: the ISR did not get the records in time',
+  REQUEST_TIMED_OUT: 'REQUEST_TIMED_OUT: the HW did not reach its records before the timeout (they stay in the log)',
   NOT_ENOUGH_REPLICAS: 'NOT_ENOUGH_REPLICAS: fewer in-sync replicas than min.insync.replicas, so nothing was appended',
-  NOT_LEADER_OR_FOLLOWER: 'NOT_LEADER_OR_FOLLOWER: the broker is no longer the leader',
+  NOT_LEADER_OR_FOLLOWER: 'NOT_LEADER_OR_FOLLOWER: the broker is not (or no longer) the leader of the partition',
   INVALID_REQUIRED_ACKS: 'INVALID_REQUIRED_ACKS: acks must be -1, 0 or 1',
   UNKNOWN_TOPIC_OR_PARTITION: 'UNKNOWN_TOPIC_OR_PARTITION',
 };
 
 /** How important an event is to the story of the moment (higher first), 0 for background. */
-function weight(e) {
+function weight(e, batch) {
   switch (e.event) {
     case 'produce_response_sent': case 'connection_closed': return 9;
     case 'operation_expired': return isProduceOp(e) ? 8 : 0;
     case 'isr_change_committed': return 7;
     case 'broker_fenced': case 'became_leader': return 7;
-    case 'delayed_produce_created': return 6;
+    // Not when its first try completed it: it never waited (s08).
+    case 'delayed_produce_created': return batch.some((x) => x.event === 'operation_completed' && x.how === 'first_try' && x.request === e.request) ? 0 : 6;
     case 'isr_shrink_proposed': case 'isr_expand_proposed': return 6;
     case 'high_watermark_advanced': return 5;
     case 'follower_paused': case 'follower_resumed': case 'broker_crashed': case 'broker_restarted': return 5;
@@ -154,7 +165,11 @@ const isProduceOp = (e) => String(e.purgatory).toLowerCase() === 'produce';
 function plain(e, history, batch) {
   switch (e.event) {
     case 'produce_response_sent': {
-      const err = e.partitions.map((p) => p.error).find((x) => x !== 'NONE') ?? 'NONE';
+      // Partitions answered differently are named one by one (one failed, another succeeded).
+      if (new Set(e.partitions.map((p) => p.error)).size > 1) {
+        return `${e.request} is answered after ${fmt(e.latency_ms)} ms, partition by partition: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
+      }
+      const err = e.partitions[0]?.error ?? 'NONE';
       const done = batch.find((x) => (x.event === 'operation_completed' || x.event === 'operation_expired') && x.request === e.request);
       const why = done && err === 'NONE' ? `: ${explainCompletion(done, history)}` : '';
       return `${e.request} is answered ${outcomeWords[err] ?? err} after ${fmt(e.latency_ms)} ms${why}`;
@@ -164,7 +179,7 @@ function plain(e, history, batch) {
     case 'isr_change_committed': return `the controller commits the ISR of ${e.tp} as {${e.isr.join(', ')}}`;
     case 'broker_fenced': return `the controller fences broker ${e.broker}: no heartbeat since ${fmt(e.last_heartbeat_ms)} ms`;
     case 'became_leader': return `broker ${e.broker} becomes the leader of ${e.tp} (epoch ${e.leader_epoch})`;
-    case 'delayed_produce_created': return `${e.request} waits in the purgatory until the HW reaches ${e.partitions.map((p) => `${p.required_offset} on ${p.tp}`).join(', ')} (or ${fmt(e.timeout_ms)} ms pass)`;
+    case 'delayed_produce_created': return `${e.request} waits in the purgatory until the HW reaches ${e.partitions.filter((p) => p.acks_pending).map((p) => `${p.required_offset} on ${p.tp}`).join(', ')} (or ${fmt(e.timeout_ms)} ms pass)`;
     case 'isr_shrink_proposed': return `leader ${e.broker} finds replica ${e.out_of_sync.join(', ')} of ${e.tp} out of sync and asks the controller to shrink the ISR`;
     case 'isr_expand_proposed': return `replica ${e.replica} of ${e.tp} has caught up; leader ${e.broker} asks to add it to the ISR`;
     case 'high_watermark_advanced': return `the HW of ${e.tp} moves ${e.from} → ${e.to}: every in-sync replica has those records`;
@@ -188,11 +203,11 @@ function plain(e, history, batch) {
 export function narrationFor(events, history) {
   let at = null;
   for (let i = events.length - 1; i >= 0; i--) {
-    if (weight(events[i]) > 0) { at = events[i].at_ms; break; }
+    if (weight(events[i], events) > 0) { at = events[i].at_ms; break; }
   }
   if (at == null) return null;
-  const moment = events.filter((e) => e.at_ms === at && weight(e) > 0);
-  const top = moment.slice().sort((a, b) => weight(b) - weight(a) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
+  const moment = events.filter((e) => e.at_ms === at && weight(e, events) > 0);
+  const top = moment.slice().sort((a, b) => weight(b, events) - weight(a, events) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
   const sentences = top.map((e) => plain(e, history, events));
   const text = `${fmt(at)} ms: ${sentences.join('; ')}.`;
   const html = `<b class="n-at">${fmt(at)} ms</b> ${sentences.map((s) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]))).join('; ')}.`;

@@ -3,7 +3,7 @@
 // again, timer) -> checkAndComplete -> onComplete / onExpiration. The step it is at is
 // highlighted; each step shows the values that decided it.
 import { esc, patch, fmt } from './dom.js';
-import { explainCompletion } from '../narrate.js';
+import { explainCompletion, notDelayedWhy } from '../narrate.js';
 
 const find = (evs, name) => evs.find((e) => e.event === name);
 
@@ -23,15 +23,23 @@ export function requestSteps(track, history, now) {
   const closed = find(evs, 'connection_closed');
   const s = [];
   const step = (name, reached, detail, skipped = false) => s.push({ name, state: skipped ? 'skipped' : reached ? 'done' : 'todo', detail });
-  step('appendRecords', !!recv, recv
+  // KafkaApis filters unknown partitions out first and, with none left, answers without calling
+  // appendRecords; appendRecords itself answers an invalid acks before looking at any partition.
+  const noneKnown = !appended.length && rejected.length > 0 && rejected.every((r) => r.error === 'UNKNOWN_TOPIC_OR_PARTITION');
+  const invalidAcks = rejected.some((r) => r.error === 'INVALID_REQUIRED_ACKS');
+  if (noneKnown) step('appendRecords', false, `not called: KafkaApis answers ${rejected.map((r) => `${r.tp} UNKNOWN_TOPIC_OR_PARTITION`).join(', ')} at once`, true);
+  else step('appendRecords', !!recv, recv
     ? `acks=${recv.acks}, timeoutMs=${fmt(recv.timeout_ms)}; ${appended.map((a) => `${a.tp} offsets ${a.base_offset}-${a.last_offset} (LEO ${a.log_end_offset})`).join(', ') || 'nothing appended'}${rejected.length ? `; ${rejected.map((r) => `${r.tp} ${r.error}: ${r.reason}`).join('; ')}` : ''}`
     : 'not received yet');
   const required = created ? true : atOnce || rejected.length || closed ? false : null;
-  step('delayedProduceRequestRequired', required !== null, required === null ? '' : required
-    ? 'true: acks = -1, something was appended, and a partition succeeded'
-    : `false${atOnce ? ` (acks=${atOnce.acks})` : ''}: respond at once`);
+  if (noneKnown || invalidAcks) step('delayedProduceRequestRequired', false, invalidAcks ? 'not reached: isValidRequiredAcks failed, so every partition is answered INVALID_REQUIRED_ACKS at once' : '', true);
+  else {
+    step('delayedProduceRequestRequired', required !== null, required === null ? '' : required
+      ? 'true: acks = -1, something was appended, and a partition succeeded'
+      : `false (${atOnce ? notDelayedWhy(atOnce.acks) : 'respond at once'})`);
+  }
   const noDelay = required === false;
-  step('new DelayedProduce', !!created, created ? `${esc(`op ${created.op.slot}.${created.op.generation}`)}, delayMs ${fmt(created.timeout_ms)}; ${created.partitions.map((p) => `${p.tp} requiredOffset ${p.required_offset}`).join(', ')}` : '', noDelay);
+  step('new DelayedProduce', !!created, created ? `${esc(`op ${created.op.slot}.${created.op.generation}`)}, delayMs ${fmt(created.timeout_ms)}; ${created.partitions.map((p) => (p.acks_pending ? `${p.tp} requiredOffset ${p.required_offset}` : `${p.tp} ${p.error} (not waited on)`)).join(', ')}` : '', noDelay);
   const firstTry = completed?.how === 'first_try';
   const secondTry = completed?.how === 'second_try';
   const tcw = created ? (firstTry ? 'try: complete at once (HW already ≥ requiredOffset)'
@@ -44,7 +52,7 @@ export function requestSteps(track, history, now) {
   const timedOut = !!expired || completed?.how === 'expired';
   step('checkAndComplete', !!lastCac || cac.length > 0, cac.length
     ? `${cac.length} call${cac.length === 1 ? '' : 's'} on its keys${lastCac ? `; completed by checkAndComplete(${lastCac.key}) at ${fmt(lastCac.at_ms)} ms` : timedOut ? '; none found it complete' : '; not complete yet'}`
-    : timer && !completed ? 'waiting for the HW to move (a fetch) or the timer'
+    : timer && !completed ? 'waiting for the HW to move (a follower’s fetch, an ISR change) or for the timer'
       : timedOut ? 'never called on its keys: their HW did not move' : '', noDelay || firstTry || secondTry);
   let end = '';
   if (expired) end = `the timer fired: onComplete, then onExpiration at ${fmt(expired.at_ms)} ms: ${expired.expired_partitions.join(', ')} timed out`;

@@ -48,7 +48,7 @@ export class WheelChanges {
 }
 
 const EXPLAIN = `<p>Kafka's timer is a hierarchical timing wheel (Varghese and Lauck). Level 1 has 20 buckets of 1 ms; an entry due within 20 ms of the wheel's current time goes straight into the bucket of its due millisecond. An entry due later goes to an overflow level whose buckets are 20× coarser (20 ms, then 400 ms, …), created when first needed.</p>
-<p>When a coarse bucket comes due, its entries are reinserted: they fall to a finer level, until they sit in a 1 ms bucket that fires exactly at their deadline. Adding and cancelling are O(1); the clock jumps straight to the next non-empty bucket (a delay queue of buckets), so an idle wheel costs nothing.</p>
+<p>When a coarse bucket comes due, its entries are reinserted: they fall to a finer level, until their deadline falls within the current tick, when they run: exactly at their deadline. Adding and cancelling are O(1); the clock jumps straight to the next non-empty bucket (a delay queue of buckets), so an idle wheel costs nothing.</p>
 <p>A completed request's entry is cancelled at once (removed from its bucket); a bucket emptied this way can stay queued until its time comes, drawn hollow here.</p>`;
 
 export function renderWheel(el, snap, selectedOps, changes, selected = null) {
