@@ -29,7 +29,7 @@ const SECTIONS = [
   ['wheel', 'Timing wheel', [
     item('<span class="bucket full">3</span>', 'a bucket holding that many timeouts; it is due at the start of its span, and its entries then fire or move to a finer level (cascade)'),
     item('<span class="bucket queued"></span>', 'a bucket still queued for its time whose entries left: their requests completed, and each completion cancelled its timer entry'),
-    item('<span class="bucket cur"></span>', 'the bucket the level’s clock is in (the current time rounded down to the level’s tick)'),
+    item('<span class="bucket cur"></span>', 'the bucket the level’s clock (currentTimeMs) is in; that clock moves only when a bucket comes due'),
     item('<span class="bucket sel">1</span>', 'the bucket holding the selected request’s timeout'),
   ]],
   ['codepath', 'Code path', [
