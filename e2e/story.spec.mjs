@@ -49,9 +49,16 @@ export default async function storySpec(ctx) {
   await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step ${last} of`));
   ctx.assert(await nowMs(page) === steps[last - 1].at_ms, `"Back" returns to step ${last}'s instant: ${await nowMs(page)}`);
 
-  // A seek by hand: the story follows to the caption of the instant reached.
+  // A seek by hand: the story follows to the caption of the instant reached, and the page stays
+  // where the reader has it (a drag on the timeline used to scroll it away mid-drag).
+  const scrolled = await page.evaluate(() => scrollY);
   await onPlayground(page, (el, at) => el.seek(at), steps[1].at_ms);
   await waitText(page, '[data-testid="story-progress"]', /^Step 2 of/);
+  await page.waitForTimeout(700); // what a smooth scroll would take
+  // (The caption's new height may move it a line's worth by scroll anchoring; a scroll to the
+  // caption's panel moved it 200 px and more.)
+  const after = await page.evaluate(() => scrollY);
+  ctx.assert(Math.abs(after - scrolled) < 40, `a seek by hand leaves the page where it was: ${scrolled} -> ${after}`);
 
   // A link copied during the story reopens it at the same caption, paused there; the same link
   // followed in an open page (hashchange) does too.

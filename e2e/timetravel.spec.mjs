@@ -173,6 +173,20 @@ export default async function timeTravel(ctx) {
   await waitText(page, '.notices', /Breakpoint: /, { timeout: 30000 });
   ctx.assert(await nowMs(page) === commit.at, `the ISR-change breakpoint stops at the commit, ${commit.at} ms: ${await nowMs(page)}`);
   await ctx.screenshot(page, 'timetravel-s03-shrink-breakpoint', { fullPage: false });
+  // Page2 (the link's s02 at 31,000 ms, untouched): acting in the past asks once; within the
+  // future that made, the next action does not ask again (nothing of one's own would be lost).
+  await page2.click('[data-testid="pause-follower-1"]');
+  await page2.click('[data-testid="fork-confirm"]');
+  await waitText(page2, '.notices', /this is a new future/);
+  await page2.waitForFunction(() => document.querySelector('purgatory-playground').app.complete, null, { timeout: 20000 });
+  const before2 = await onPlayground(page2, (el) => el.app.sim.actions().length);
+  await page2.click('[data-testid="resume-follower-1"]');
+  ctx.assert(await page2.locator('[data-testid="fork-confirm"]').count() === 0, 'no second question within one\'s own future');
+  ctx.assert(await onPlayground(page2, (el) => el.app.sim.actions().length) === before2 + 1, 'and the action is taken');
+  // At the run's last marker the next-marker button is off, the previous one on.
+  await onPlayground(page2, (el) => el.seek(el.app.sim.extent().horizon_ms));
+  await page2.waitForFunction(() => { const r = document.querySelector('purgatory-playground').shadowRoot; return r.querySelector('[data-testid="tl-next-marker"]').disabled; }, null, { timeout: 5000 });
+  ctx.assert(!(await page2.locator('[data-testid="tl-prev-marker"]').isDisabled()), 'the previous-marker button stays on at the end');
   ctx.assertNoErrors(errors, 'time travel');
   ctx.assertNoErrors(errors2, 'reopened link');
 }

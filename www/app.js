@@ -81,6 +81,8 @@ export class PlaygroundApp {
     this.root.querySelector('.pp').dataset.live = String(source.live != null);
     this.ended = false;
     this.complete = false;
+    /** Whether the run past the playhead is one the person made by acting in the past. */
+    this.ownFuture = false;
     this.history.reset();
     this.wheelChanges.reset();
     this.snap = null;
@@ -187,6 +189,8 @@ export class PlaygroundApp {
     const ext = this.guard(() => this.sim.extent());
     if (on && ext && ext.at_end) return;
     this.clock.setPlaying(on);
+    // A question about acting at this instant is moot once the clock moves on.
+    if (on) this.$('.notices .notice.confirm')?.remove();
     if (on && this.clock.speed === 'auto') this.clock.quietSince = performance.now();
     this.controls.updatePlay();
   }
@@ -313,8 +317,12 @@ export class PlaygroundApp {
     if (!done) return null;
     if (done.forked) this.notice('fork', `The run after ${fmt(done.at_ms - 1)} ms was dropped: this is a new future.`, { undo: true });
     if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
-    // A new future of a scenario is computed ahead again, so its whole timeline shows.
-    if (done.forked) this.complete = false;
+    // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
+    // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
+    if (done.forked) {
+      this.complete = false;
+      this.ownFuture = true;
+    }
     return done;
   }
 
@@ -342,6 +350,7 @@ export class PlaygroundApp {
       this.notice('ok', 'The dropped future is back.');
       this.saveForRecovery();
       this.complete = false;
+      this.ownFuture = false;
       this.timeline?.invalidate({ now: true });
       this.afterJump();
     }

@@ -3,7 +3,9 @@
 
 // Each swatch is the panel's own markup inside its panel's class (msg, fifo, purge), so it is drawn
 // by the same rules as on the panel.
-const item = (swatch, text) => `<li><span class="sw">${swatch}</span><span>${text}</span></li>`;
+// An error name may wrap after its underscores in the narrow swatch column (text only, not the
+// class names).
+const item = (swatch, text) => `<li><span class="sw">${swatch.replace(/>([^<]+)</g, (_, t) => `>${t.replace(/_/g, '_<wbr>')}<`)}</span><span>${text}</span></li>`;
 
 const SECTIONS = [
   ['cluster', 'Cluster', [
@@ -12,7 +14,7 @@ const SECTIONS = [
     item('<span class="hwm">HW 10</span>', 'the high watermark: offsets below it are committed'),
     item('<span class="leo">LEO 12</span>', 'the log end offset: the next offset this replica will write'),
     item('<span class="badge leader">leader</span>', 'the replica that takes produce requests for the partition'),
-    item('<span class="badge isr">ISR</span><span class="badge out">not in ISR</span>', 'whether the replica is in the committed in-sync replica set. acks=all waits for the HW, which counts the maximal ISR: a replica being added counts at once, one being removed until the commit'),
+    item('<span class="badge isr">ISR</span><span class="badge out">out of ISR</span>', 'whether the replica is in the committed in-sync replica set. acks=all waits for the HW, which counts the maximal ISR: a replica being added counts at once, one being removed until the commit'),
     item('<span class="badge fetching">fetching</span><span class="badge paused">paused</span><span class="badge crashed">crashed</span><span class="badge fenced">fenced</span>', 'a broker’s state: paused means alive and heart-beating but not fetching; fenced means the controller gave up on it'),
     item('<span class="pending">shrink pending</span>', 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet'),
     item('<span class="msg fetch"><span class="dot"></span></span>', 'a follower’s fetch on its way to the leader'),
@@ -53,6 +55,8 @@ const SECTIONS = [
     item('<span class="mark-swatch m-isr"></span>', 'an ISR change proposed or committed, a new leader, a broker back'),
     item('<span class="mark-swatch m-action"></span>', 'an action: a pause, a crash, a restart'),
     item('<span class="mark-swatch m-purge"></span>', 'a purge'),
+    item('<span class="band-swatch"></span>', 'the shaded band: how many requests wait in the purgatories (NumDelayedOperations, all brokers), over the run computed so far'),
+    item('<span class="computed-swatch"></span>', 'the line along the bottom: how far the run is computed (a scenario is computed ahead of the playhead)'),
   ]],
 ];
 

@@ -132,7 +132,9 @@ export class Story {
     // a jump onto such an instant shows the first of them ("Next" then reads on).
     if (this.steps[this.index]?.at_ms === now) return;
     const i = this.captionAt(now);
-    if (i !== this.index) this.showAt(now, i);
+    // The reader moved the playhead (a drag on the timeline, a step): the caption follows, the
+    // page stays where the reader has it.
+    if (i !== this.index) this.showAt(now, i, { scroll: false });
   }
 
   /** The caption of instant `ms`: the first one at it, else the last one before it (-1: none). */
@@ -142,17 +144,17 @@ export class Story {
   }
 
   /** Shows caption `i` (that of instant `ms`), or says the story has not begun. */
-  showAt(ms, i = this.captionAt(ms)) {
+  showAt(ms, i = this.captionAt(ms), { scroll = true } = {}) {
     if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
-    else this.show(i);
+    else this.show(i, { scroll });
   }
 
-  show(i) {
+  show(i, { scroll = true } = {}) {
     this.index = i;
     const step = this.steps[i];
     if (step.request) this.app.select(step.request);
     this.render(i);
-    this.highlight(step);
+    this.highlight(step, { scroll });
   }
 
   render(i, status = null) {
@@ -174,7 +176,7 @@ export class Story {
   }
 
   /** Marks the caption's panel and element; scrolls them into view on the full page. */
-  highlight(step) {
+  highlight(step, { scroll = true } = {}) {
     const root = this.app.root;
     for (const el of root.querySelectorAll('.story-focus')) el.classList.remove('story-focus');
     if (!step) return;
@@ -184,7 +186,7 @@ export class Story {
     const target = step.target ? panel.querySelector(`[data-story="${CSS.escape(step.target)}"]`) : null;
     target?.classList.add('story-focus');
     this.focusTarget = step.target ?? null;
-    if (this.app.opts.layout === 'page') {
+    if (scroll && this.app.opts.layout === 'page') {
       const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
       const bar = root.querySelector('.top');
       const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;

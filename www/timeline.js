@@ -187,6 +187,12 @@ export class Timeline {
     // Near the right end the label goes on the playhead's left, so it is not cut off.
     label.classList.toggle('left', (now - span.from) / Math.max(1, span.to - span.from) > 0.85);
     this.el.querySelector('.tl-computed').style.width = pos(Math.min(ext.frontier_ms, span.to));
+    // The marker buttons say when there is no marked moment that way.
+    if (now !== this.jumpsAt || this.jumpsFetched !== this.fetchedAt) {
+      this.jumpsAt = now;
+      this.jumpsFetched = this.fetchedAt;
+      for (const b of this.wrap.querySelectorAll('[data-jump]')) b.disabled = this.markerNear(now, Number(b.dataset.jump)) == null;
+    }
     // The slider's range is the run's, zoomed or not.
     const end = this.zoom ? this.wholeSpan(ext).to : span.to;
     this.el.setAttribute('aria-valuenow', String(now));

@@ -89,17 +89,18 @@ function brokerCard(b, snap) {
 
 function network(snap, now, n) {
   if (!snap.in_flight.length) return '<p class="muted">No messages in flight.</p>';
-  const x = (b) => ((b + 0.5) / n) * 100;
-  const rows = snap.in_flight.slice(0, 12).map((m, i) => {
+  const shown = snap.in_flight.slice(0, 12);
+  // The controller gets a lane of its own (right of the brokers) while a message of its is in flight.
+  const lanes = shown.some((m) => m.from == null || m.to == null) ? n + 1 : n;
+  const x = (b) => (((b ?? n) + 0.5) / lanes) * 100;
+  const rows = shown.map((m, i) => {
     const span = Math.max(1, m.arrives_ms - m.sent_ms);
     const t = Math.min(1, Math.max(0, (now - m.sent_ms) / span));
-    const from = m.from ?? (m.to === 0 ? 1 : 0);
-    const to = m.to ?? from;
-    const pos = x(from) + (x(to) - x(from)) * t;
+    const pos = x(m.from) + (x(m.to) - x(m.from)) * t;
     return `<div class="msg ${m.kind}" style="--y:${i}"><span class="dot" style="left:${pos}%"></span><span class="mlabel">${esc(m.label)} · ${m.from ?? 'controller'} → ${m.to ?? 'controller'} · arrives ${fmt(m.arrives_ms)} ms</span></div>`;
   }).join('');
   const more = snap.in_flight_total > 12 ? `<p class="muted">+ ${fmt(snap.in_flight_total - 12)} more in flight</p>` : '';
-  const labels = Array.from({ length: n }, (_, b) => `<span style="left:${x(b)}%">broker ${b}</span>`).join('');
+  const labels = Array.from({ length: lanes }, (_, b) => `<span style="left:${x(b)}%">${b < n ? `broker ${b}` : 'controller'}</span>`).join('');
   return `<div class="lanes"><div class="lane-labels">${labels}</div>${rows}</div>${more}`;
 }
 

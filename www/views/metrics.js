@@ -16,7 +16,8 @@ const BINS = 110;
 function plot(name, bins, now) {
   const w = BINS * 2;
   const h = 40;
-  const max = Math.max(1, ...bins.map((b) => b[1]));
+  const peak = Math.max(0, ...bins.map((b) => b[1]));
+  const max = Math.max(1, peak); // the plot's scale
   const y = (v) => (h - 3 - (v / max) * (h - 8)).toFixed(1);
   // The step line through each bin's value at its end, the area under it, and where a bin's value
   // moved within it, the band from its lowest to its highest (so a short peak is not lost).
@@ -27,7 +28,7 @@ function plot(name, bins, now) {
     if (hi !== lo) band += `M${i * 2},${y(hi)}H${i * 2 + 2}V${y(lo)}H${i * 2}Z`;
   });
   const label = esc(LABELS[name] ?? name);
-  return `<figure class="plot"><figcaption>${label} <b>${fmt(now)}</b> <span class="muted">max ${fmt(max)}</span></figcaption>
+  return `<figure class="plot"><figcaption>${label} <b>${fmt(now)}</b> <span class="muted nowrap">max ${fmt(peak)}</span></figcaption>
     <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${label} over the run, now ${now}"><path class="area" d="${line ? `${line}V${h}H0Z` : ''}"/><path class="band" d="${band}"/><path class="line" d="${line}"/></svg></figure>`;
 }
 
