@@ -206,6 +206,17 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
         0,
         "an export after an action of one's own carries no story"
     );
+    // Continued live at 20,000 ms, the file's run ends there: it keeps the captions up to it,
+    // and reopens (a caption past the run's end would make the file invalid).
+    let mut live = scenario(S03);
+    live.seek(JsValue::from(20_000.0)).unwrap();
+    live.continue_live();
+    let text = live.export_session();
+    let reopened = Playground::from_scenario(JsValue::from_str(&text), JsValue::UNDEFINED)
+        .unwrap_or_else(|e| panic!("{}", message(e)));
+    let told = Array::from(&reopened.story().unwrap());
+    assert!(told.length() > 0 && told.length() < story);
+    assert!(told.iter().all(|s| num(&s, "at_ms") <= 20_000.0));
 }
 
 #[wasm_bindgen_test]

@@ -320,11 +320,13 @@ impl Session {
             actions: self.actions.iter().map(|a| a.action.clone()).collect(),
             run_until_ms,
             // The guided story tells the scenario's own run: it goes with the file while no action
-            // of the person's own has changed that run.
+            // of the person's own has changed that run, and as far as the file's run goes (a
+            // scenario continued live may be saved before its story's last caption).
             story: if self.actions.iter().any(|a| a.by_user) {
                 Vec::new()
             } else {
-                self.story.clone()
+                let told = self.story.iter().filter(|s| s.at_ms <= run_until_ms);
+                told.cloned().collect()
             },
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
