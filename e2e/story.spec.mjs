@@ -105,7 +105,17 @@ export default async function storySpec(ctx) {
   ctx.assert(await nowMs(again.page) === steps[1].at_ms, 'the session link reopens the story at its caption');
   const picked = await onPlayground(again.page, (el) => { const s = el.shadowRoot.querySelector('.scenario-pick'); return s.options[s.selectedIndex].textContent; });
   ctx.assert(/^my-s03.* \(from the link\)$/.test(picked), `the picker names the session: ${picked}`);
-  ctx.assertNoErrors([...mine.errors, ...again.errors], 'a session link with a story');
+  // The same session saved to a file while the story is open, and opened in a fresh page: the
+  // story comes back at the same caption.
+  const [saved] = await Promise.all([mine.page.waitForEvent('download'), mine.page.click('[data-testid="export-session"]')]);
+  const fresh = await ctx.openPage();
+  await fresh.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(fresh.page);
+  await fresh.page.click('[data-menu="share"]');
+  await fresh.page.setInputFiles('[data-testid="import-session"]', await saved.path());
+  await waitText(fresh.page, '[data-testid="story-progress"]', /^Step 2 of/);
+  ctx.assert(await nowMs(fresh.page) === steps[1].at_ms, 'a session file saved during the story reopens it at its caption');
+  ctx.assertNoErrors([...mine.errors, ...again.errors, ...fresh.errors], 'a session link with a story');
   await page.keyboard.press('Escape'); // the Share menu
 
   await page.click('[data-testid="story-close"]');

@@ -531,9 +531,11 @@ impl Playground {
 
     /// The session as a scenario file with a `session` field: it replays this run, and
     /// `fromScenario` reopens it at this instant. Exporting what was imported gives the same bytes.
+    /// `story_open` (read by JS truthiness, default false): the page's guided story is open, so
+    /// the file reopens it (`session.story_open`).
     #[wasm_bindgen(js_name = exportSession)]
-    pub fn export_session(&self) -> String {
-        self.session.export().to_json()
+    pub fn export_session(&self, story_open: Option<bool>) -> String {
+        self.session.export(story_open.unwrap_or(false)).to_json()
     }
 
     /// Test only: panics, to check that a page recovers from a trap. It takes the handle mutably,

@@ -30,14 +30,19 @@ fn a_story_and_a_session_read_back_from_the_canonical_text() {
         {"at_ms": 0, "caption": "Broker 2 stops fetching.", "look_at": "cluster", "target": "broker-2"},
         {"at_ms": 10, "caption": "p1 arrives.", "look_at": "purgatory", "request": "p1"}
     ]);
-    document["session"] = json!({"at_ms": 50, "selected": "p1", "user_actions": [1], "scenario": "s03-x", "live": true});
+    document["session"] = json!({"at_ms": 50, "selected": "p1", "user_actions": [1], "scenario": "s03-x", "live": true, "story_open": true});
     let scenario = Scenario::from_value(&document).unwrap();
     assert_eq!(scenario.story.len(), 2);
     assert_eq!(scenario.story[0].look_at, "cluster");
     let session = scenario.session.clone().unwrap();
     assert_eq!(
-        (session.at_ms, session.user_actions.clone(), session.live),
-        (50, vec![1], true)
+        (
+            session.at_ms,
+            session.user_actions.clone(),
+            session.live,
+            session.story_open
+        ),
+        (50, vec![1], true, true)
     );
     let text = scenario.to_json();
     assert_eq!(Scenario::from_json(&text).unwrap(), scenario);
@@ -104,4 +109,9 @@ fn session_faults_name_their_path() {
     );
     document["session"] = json!({"at_ms": 5, "scenario": "../etc"});
     assert!(error_of(&document).starts_with("session.scenario: expected a scenario name"));
+    document["session"] = json!({"at_ms": 5, "story_open": 1});
+    assert_eq!(
+        error_of(&document),
+        "session.story_open: expected true or false, found 1"
+    );
 }

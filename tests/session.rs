@@ -260,7 +260,7 @@ fn a_live_command_applies_at_the_next_instant_and_replays_identically() {
     assert_eq!(p.id.as_deref(), Some("p1"));
     assert_eq!(p.at_ms, 3_002);
     session.advance(60_000, ALL, false);
-    let exported = session.export();
+    let exported = session.export(false);
     assert_eq!(exported.run_until_ms, session.frontier_ms());
     let (_, hash) = straight_trace(&exported);
     assert_eq!(session.trace_hash().as_deref(), Some(hash.as_str()));
@@ -431,7 +431,7 @@ fn an_exported_session_reopens_at_its_instant_and_exports_the_same_bytes() {
         .unwrap();
     session.advance(5_000, ALL, false);
     session.set_selected(Some("p1".into()));
-    let text = session.export().to_json();
+    let text = session.export(false).to_json();
     let reopened = Session::new(&Scenario::from_json(&text).unwrap(), false).unwrap();
     assert_eq!(reopened.now_ms(), 35_001);
     assert_eq!(reopened.selected(), Some("p1"));
@@ -439,7 +439,7 @@ fn an_exported_session_reopens_at_its_instant_and_exports_the_same_bytes() {
         reopened.curated(),
         Some("s03-stalled-follower-completes-at-isr-shrink")
     );
-    assert_eq!(reopened.export().to_json(), text);
+    assert_eq!(reopened.export(false).to_json(), text);
     assert_eq!(snapshot(&reopened), snapshot(&session));
 }
 

@@ -181,11 +181,11 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
     let mut p = scenario(S03);
     p.seek(JsValue::from(20_000.0)).unwrap();
     p.select("p1".into()).unwrap();
-    let text = p.export_session();
+    let text = p.export_session(None);
     let q = Playground::from_scenario(JsValue::from_str(&text), JsValue::UNDEFINED).unwrap();
     assert_eq!(q.now_ms(), 20_000.0);
     assert_eq!(q.selected().as_deref(), Some("p1"));
-    assert_eq!(q.export_session(), text);
+    assert_eq!(q.export_session(None), text);
     let story = Array::from(&q.story().unwrap()).length();
     assert_eq!(
         story,
@@ -198,9 +198,11 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
         r#"{"action": "resume_follower", "broker": 2}"#,
     ))
     .unwrap();
-    let changed =
-        Playground::from_scenario(JsValue::from_str(&p.export_session()), JsValue::UNDEFINED)
-            .unwrap();
+    let changed = Playground::from_scenario(
+        JsValue::from_str(&p.export_session(None)),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
     assert_eq!(
         Array::from(&changed.story().unwrap()).length(),
         0,
@@ -211,12 +213,21 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
     let mut live = scenario(S03);
     live.seek(JsValue::from(20_000.0)).unwrap();
     live.continue_live();
-    let text = live.export_session();
+    let text = live.export_session(None);
     let reopened = Playground::from_scenario(JsValue::from_str(&text), JsValue::UNDEFINED)
         .unwrap_or_else(|e| panic!("{}", message(e)));
     let told = Array::from(&reopened.story().unwrap());
     assert!(told.length() > 0 && told.length() < story);
     assert!(told.iter().all(|s| num(&s, "at_ms") <= 20_000.0));
+    // Saved while the story is open, the file says so (the page reopens the story there); a
+    // file with no story to open never does.
+    let open = js_sys::JSON::parse(&reopened.export_session(Some(true))).unwrap();
+    assert_eq!(
+        get(&get(&open, "session"), "story_open").as_bool(),
+        Some(true)
+    );
+    let none = js_sys::JSON::parse(&changed.export_session(Some(true))).unwrap();
+    assert!(get(&get(&none, "session"), "story_open").is_undefined());
 }
 
 #[wasm_bindgen_test]

@@ -93,6 +93,8 @@ export class PlaygroundApp {
     this.clock.setPlaying(false);
     this.story.onOpen(); // first: the controls show "Guided story" when the scenario has one
     this.controls.onOpen();
+    // A session saved while its guided story was open reopens the story at its instant.
+    if (source.text != null && storyWasOpen(source.text)) this.story.start(this.sim.nowMs);
     this.saveForRecovery();
     // What happened before the instant it opens at is its history, not news: no `response` events.
     this.ingest({ emit: false });
@@ -133,7 +135,7 @@ export class PlaygroundApp {
 
   /** Keeps the session as a file, so a trap loses nothing (see `recover`). */
   saveForRecovery() {
-    this.saved = this.guard(() => this.sim.exportSession()) ?? this.saved;
+    this.saved = this.guard(() => this.sim.exportSession(this.story.active)) ?? this.saved;
   }
 
   // ---- Calls into the model, and recovery from a trap -----------------------------------------
@@ -558,5 +560,15 @@ export class PlaygroundApp {
     this.story.stop();
     if (this.sim) this.freeHandle();
     this.sim = null;
+  }
+}
+
+/** Whether a saved session's text says its guided story was open (`session.story_open`). */
+function storyWasOpen(text) {
+  if (!text.includes('"story_open"')) return false;
+  try {
+    return JSON.parse(text)?.session?.story_open === true;
+  } catch {
+    return false;
   }
 }

@@ -39,7 +39,7 @@ export class Controls {
     on('.setup-form', 'submit', (ev) => { ev.preventDefault(); this.applySetup(); });
     on('.setup-defaults', 'click', () => fillSetup(this.$('.setup-form'), PAGE_DEFAULTS));
     on('[data-testid="copy-link"]', 'click', () => this.copyLink());
-    on('[data-testid="export-session"]', 'click', () => this.download('purgatory-session.json', this.app.sim.exportSession()));
+    on('[data-testid="export-session"]', 'click', () => this.download('purgatory-session.json', this.app.sim.exportSession(this.app.story.active)));
     on('[data-testid="export-result"]', 'click', () => this.download('purgatory-result.json', this.app.sim.result()));
     on('[data-testid="import-session"]', 'change', (ev) => this.importFile(ev.target.files?.[0]));
     root.querySelectorAll('[data-bp], [data-bp-answered], [data-bp-stall]').forEach((el) => el.addEventListener('change', () => this.applyBreakpoints()));
@@ -286,7 +286,7 @@ export class Controls {
     const app = this.app;
     const out = this.$('.share-out');
     const fragment = await fragmentFor({
-      exportText: app.sim.exportSession(),
+      exportText: app.sim.exportSession(app.story.active),
       curated: app.source?.curated ?? app.sim.curated,
       userActions: app.sim.actions().filter((a) => a.by_user).length,
       atMs: app.sim.nowMs,

@@ -161,7 +161,7 @@ export class PurgatoryPlayground extends HTMLElement {
   /** Rebuilds the markup for new views, controls or layout, keeping the session and its instant. */
   remount() {
     const app = this.app;
-    const saved = app?.sim ? { text: app.sim.exportSession(), at: app.sim.nowMs, selected: app.selected, scenario: app.source?.curated ?? app.sim.curated ?? undefined } : null;
+    const saved = app?.sim ? { text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.source?.curated ?? app.sim.curated ?? undefined } : null;
     this.app?.destroy();
     this.app = null;
     this.removeAttribute('ready');
@@ -400,7 +400,7 @@ export class PurgatoryPlayground extends HTMLElement {
   /** The session as a scenario file (its text), to save or to open elsewhere. */
   exportSession() {
     this.requireOpen('exportSession');
-    return this.app.sim.exportSession();
+    return this.app.sim.exportSession(this.app.story.active);
   }
 
   requireOpen(what) {

@@ -10,7 +10,14 @@ use super::error::{quoted, Path};
 use super::read::{array, check_fields, integer, object, required, string, IntRange, Read};
 use crate::sim::action::{Action, TimedAction};
 
-const SESSION_FIELDS: &[&str] = &["at_ms", "selected", "user_actions", "scenario", "live"];
+const SESSION_FIELDS: &[&str] = &[
+    "at_ms",
+    "selected",
+    "user_actions",
+    "scenario",
+    "live",
+    "story_open",
+];
 const SCENARIO_NAME_MAX_CHARS: usize = 80;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -29,6 +36,9 @@ pub struct SessionInfo {
     /// The session was live: its run may go on past `run_until_ms` (up to the contract's week).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub live: bool,
+    /// The guided story was open at `at_ms` (only with a `story`): the page reopens it there.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub story_open: bool,
 }
 
 pub(crate) fn read_session(
@@ -73,17 +83,18 @@ pub(crate) fn read_session(
         Some(value) => Some(scenario_name(value, &path.key("scenario"))?),
         None => None,
     };
-    let live = match fields.get("live") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => return Err(path.key("live").expected("true or false", other)),
+    let flag = |key: &str| match fields.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(path.key(key).expected("true or false", other)),
     };
     Ok(SessionInfo {
         at_ms,
         selected,
         user_actions,
         scenario,
-        live,
+        live: flag("live")?,
+        story_open: flag("story_open")?,
     })
 }
 

@@ -304,13 +304,23 @@ impl Session {
     /// was imported gives the same bytes; and never before an action (a scenario turned live
     /// mid-run keeps its later script). A scenario keeps its own end. The runner plays the file to
     /// the same trace (and hash); the page reopens it at the same instant.
-    pub fn export(&self) -> Scenario {
+    /// `story_open`: the page's guided story is open at the playhead (kept only with a story).
+    pub fn export(&self, story_open: bool) -> Scenario {
         let sim = &self.frontier;
         let run_until_ms = if self.live {
             let last_action_ms = self.actions.iter().map(|a| a.action.at_ms).max();
             self.now_ms().max(last_action_ms.unwrap_or(0))
         } else {
             self.horizon_ms
+        };
+        // The guided story tells the scenario's own run: it goes with the file while no action
+        // of the person's own has changed that run, and as far as the file's run goes (a
+        // scenario continued live may be saved before its story's last caption).
+        let story: Vec<StoryStep> = if self.actions.iter().any(|a| a.by_user) {
+            Vec::new()
+        } else {
+            let told = self.story.iter().filter(|s| s.at_ms <= run_until_ms);
+            told.cloned().collect()
         };
         Scenario {
             name: self.name.clone(),
@@ -322,12 +332,7 @@ impl Session {
             // The guided story tells the scenario's own run: it goes with the file while no action
             // of the person's own has changed that run, and as far as the file's run goes (a
             // scenario continued live may be saved before its story's last caption).
-            story: if self.actions.iter().any(|a| a.by_user) {
-                Vec::new()
-            } else {
-                let told = self.story.iter().filter(|s| s.at_ms <= run_until_ms);
-                told.cloned().collect()
-            },
+            story: story.clone(),
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
                 // Only an id the file has: `select` takes any string, and a fork or an undo can
@@ -339,6 +344,7 @@ impl Session {
                     .collect(),
                 scenario: self.curated.clone(),
                 live: self.live,
+                story_open: story_open && !story.is_empty(),
             }),
         }
     }
