@@ -172,7 +172,7 @@ function plain(e, history, batch) {
       const err = e.partitions[0]?.error ?? 'NONE';
       const done = batch.find((x) => (x.event === 'operation_completed' || x.event === 'operation_expired') && x.request === e.request);
       const why = done && err === 'NONE' ? `: ${explainCompletion(done, history)}` : '';
-      return `${e.request} is answered ${outcomeWords[err] ?? err} after ${fmt(e.latency_ms)} ms${why}`;
+      return `${e.request} is answered after ${fmt(e.latency_ms)} ms, ${outcomeWords[err] ?? err}${why}`;
     }
     case 'connection_closed': return `${e.request} gets no answer: ${e.reason}`;
     case 'operation_expired': return `${e.request ?? 'a request'} expires: its timeout passed before the HW reached its records`;
