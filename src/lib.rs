@@ -20,7 +20,7 @@
 //! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
 //! - `hot` (crate-private): the purgatory's and the timer's lookups, compiled in place in the
 //!   size-optimised .wasm.
-//! - `wasm` (wasm32 only): the one file that knows JavaScript exists.
+//! - `wasm` (wasm32 only): the one module that knows JavaScript exists.
 
 mod hot;
 pub mod kafka;

@@ -1,0 +1,52 @@
+//! What only the bench build (`workload` feature) exports: Kafka's purgatory workload for the
+//! wasm-vs-native bench page, and the object-building variants of two answers it compares.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::to_js_object;
+use super::Playground;
+use crate::sim::view;
+
+/// Kafka's purgatory benchmark workload (`src/workload.rs`), for the bench page only: the
+/// schedule is drawn by `new`, and `run` replays it against a fresh purgatory, so the page times
+/// exactly what the native bench times.
+#[wasm_bindgen]
+pub struct PurgatoryWorkload {
+    schedule: crate::workload::Schedule,
+}
+
+#[wasm_bindgen]
+impl PurgatoryWorkload {
+    #[wasm_bindgen(constructor)]
+    pub fn new(requests: u32) -> PurgatoryWorkload {
+        PurgatoryWorkload {
+            schedule: crate::workload::Schedule::new(requests.max(1) as usize),
+        }
+    }
+
+    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms`.
+    pub fn run(&self) -> String {
+        let mut store = crate::workload::CratePurgatory::new();
+        let o = crate::workload::replay(&self.schedule, &mut store);
+        format!(
+            "{} {} {} {} {}",
+            o.completed, o.expired, o.pending_sum, o.pending_max, o.steady_ms
+        )
+    }
+}
+
+/// The bench page's comparison of the two ways an answer can cross (issue 9): the same snapshot
+/// and event batches built as objects by serde-wasm-bindgen, against `snapshot()` and
+/// `takeEvents()`, which cross as serde_json text for the engine's `JSON.parse`. Bench build only.
+#[wasm_bindgen]
+impl Playground {
+    #[wasm_bindgen(js_name = snapshotAsObject)]
+    pub fn snapshot_as_object(&self) -> Result<JsValue, JsError> {
+        to_js_object(&view::snapshot(self.session.sim()))
+    }
+
+    #[wasm_bindgen(js_name = takeEventsAsObject)]
+    pub fn take_events_as_object(&mut self) -> Result<JsValue, JsError> {
+        to_js_object(&self.session.take_events())
+    }
+}
