@@ -282,7 +282,7 @@ test('extra arguments and hostile values where no argument is read are ignored',
     accepted(`series(0, 10, 5, ${key})`, () => p.series(0, 10, 5, value));
   }
   // Getters: readable, and a write is a TypeError naming the property (nothing reaches Rust).
-  const getters = ['nextMarkerMs', 'previousMarkerMs', 'nowMs', 'nextEventMs', 'runUntilMs', 'name', 'selected', 'curated', 'traceHash', 'checkpointCount'];
+  const getters = ['nextMarkerMs', 'previousMarkerMs', 'nowMs', 'nextEventMs', 'runUntilMs', 'name', 'selected', 'curated', 'storyOpen', 'traceHash', 'checkpointCount'];
   for (const getter of getters) {
     calls += 2;
     accepted(getter, () => p[getter]);

@@ -221,11 +221,17 @@ fn an_export_reopens_at_its_instant_with_the_same_bytes() {
     assert!(told.iter().all(|s| num(&s, "at_ms") <= 20_000.0));
     // Saved while the story is open, the file says so (the page reopens the story there); a
     // file with no story to open never does.
-    let open = js_sys::JSON::parse(&reopened.export_session(Some(true))).unwrap();
+    let saved_open = reopened.export_session(Some(true));
+    let open = js_sys::JSON::parse(&saved_open).unwrap();
     assert_eq!(
         get(&get(&open, "session"), "story_open").as_bool(),
         Some(true)
     );
+    // Reopened, the session says so (the page starts the story there); the one it was saved
+    // from, opened from a file without the flag, does not.
+    let again =
+        Playground::from_scenario(JsValue::from_str(&saved_open), JsValue::UNDEFINED).unwrap();
+    assert!(again.story_open() && !reopened.story_open());
     let none = js_sys::JSON::parse(&changed.export_session(Some(true))).unwrap();
     assert!(get(&get(&none, "session"), "story_open").is_undefined());
 }

@@ -94,7 +94,7 @@ export class PlaygroundApp {
     this.story.onOpen(); // first: the controls show "Guided story" when the scenario has one
     this.controls.onOpen();
     // A session saved while its guided story was open reopens the story at its instant.
-    if (source.text != null && storyWasOpen(source.text)) this.story.start(this.sim.nowMs);
+    if (this.sim.storyOpen) this.story.start(this.sim.nowMs);
     this.saveForRecovery();
     // What happened before the instant it opens at is its history, not news: no `response` events.
     this.ingest({ emit: false });
@@ -560,15 +560,5 @@ export class PlaygroundApp {
     this.story.stop();
     if (this.sim) this.freeHandle();
     this.sim = null;
-  }
-}
-
-/** Whether a saved session's text says its guided story was open (`session.story_open`). */
-function storyWasOpen(text) {
-  if (!text.includes('"story_open"')) return false;
-  try {
-    return JSON.parse(text)?.session?.story_open === true;
-  } catch {
-    return false;
   }
 }

@@ -242,10 +242,10 @@ export class PurgatoryPlayground extends HTMLElement {
     } catch (e) {
       throw new LinkError(`This link could not be opened (${e.message ?? e})`);
     }
-    // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`).
+    // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`; a
+    // `#session=` link's text says so itself, and opening it reopens the story).
     const story = params.has('story') || frag?.story === true;
-    // A saved session opens at its own instant, and so does its story.
-    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story, storyHere: true };
+    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
       return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story };
@@ -290,7 +290,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
       return;
     }
-    if (plan.story && app.story.available()) app.story.start(app.sim.nowMs);
+    if (plan.story && app.story.available() && !app.story.active) app.story.start(app.sim.nowMs);
     const at = fmt(app.sim.nowMs);
     app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${at} ms.` : `Opened the link's session at ${at} ms.`);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
@@ -325,7 +325,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
     }
-    if (story && app.story.available()) app.story.start(plan.at ?? (plan.storyHere ? app.sim.nowMs : null));
+    if (story && app.story.available() && !app.story.active) app.story.start(plan.at ?? null);
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
       // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's

@@ -1,8 +1,9 @@
 // A session in a link and in a file. The link's fragment holds the whole session (setup, every
 // action with its time, the instant, the selected request) as the exported scenario text,
-// deflated (the browser's CompressionStream) and base64url-encoded; a curated scenario with no
-// actions of the person's own stays short: `#scenario=NAME&t=MS&sel=ID`. Either ends in `&story`
-// when the guided story is open: the link then reopens the story at the caption of that instant.
+// deflated (the browser's CompressionStream) and base64url-encoded, which says whether the guided
+// story is open (`session.story_open`); a curated scenario with no actions of the person's own
+// stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story` when the story is open. Either link
+// reopens the story at the caption of that instant.
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
 
@@ -31,18 +32,17 @@ async function pipe(bytes, stream) {
 
 /** The fragment (without `#`) for a session: short for an untouched curated scenario. */
 export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false }) {
-  const tail = story ? '&story' : '';
   if (curated && userActions === 0) {
     const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
     if (selected) p.set('sel', selected);
-    return p.toString() + tail;
+    return p.toString() + (story ? '&story' : '');
   }
   const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
-  return `session=${toBase64Url(packed)}${tail}`;
+  return `session=${toBase64Url(packed)}`;
 }
 
 /**
- * Reads a fragment: `{curated, at, selected, story}`, `{text, story}` (a saved session's scenario text), or
+ * Reads a fragment: `{curated, at, selected, story}`, `{text}` (a saved session's scenario text), or
  * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
  */
 export async function readFragment(hash) {
@@ -58,7 +58,7 @@ export async function readFragment(hash) {
     } catch {
       throw new Error('the link is damaged: its session does not decompress (was it cut short when copied?)');
     }
-    return { text, story: p.has('story') };
+    return { text };
   }
   if (p.has('scenario')) {
     const t = p.get('t');

@@ -71,6 +71,8 @@ pub struct Session {
     /// The curated scenario the session started from, if any.
     curated: Option<String>,
     story: Vec<StoryStep>,
+    /// The file it was opened from was saved with the guided story open (`session.story_open`).
+    story_open: bool,
     /// How far the clock can go: the scenario's `run_until_ms`, or a week for a live session.
     horizon_ms: u64,
     /// A live session computes nothing ahead of the playhead; a scenario computes to its end.
@@ -136,6 +138,7 @@ impl Session {
             name: scenario.name.clone(),
             curated: info.scenario.clone(),
             story: scenario.story.clone(),
+            story_open: info.story_open && !scenario.story.is_empty(),
             horizon_ms,
             live,
             precompute_ms: scenario.run_until_ms,
@@ -229,6 +232,11 @@ impl Session {
 
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Whether the file it was opened from was saved with the guided story open.
+    pub fn story_open(&self) -> bool {
+        self.story_open
     }
 
     pub fn selected(&self) -> Option<&str> {

@@ -367,6 +367,13 @@ impl Playground {
         self.session.curated().map(str::to_owned)
     }
 
+    /// Whether the file this session was opened from was saved with its guided story open
+    /// (`session.story_open`, see `exportSession`): the page reopens the story there.
+    #[wasm_bindgen(getter, js_name = storyOpen)]
+    pub fn story_open(&self) -> bool {
+        self.session.story_open()
+    }
+
     /// Sixteen hex digits of FNV-1a over the trace's JSON Lines (the runner's `--trace-hash`), or
     /// undefined while a scenario's run is still being computed.
     #[wasm_bindgen(getter, js_name = traceHash)]
