@@ -112,6 +112,11 @@ export class PlaygroundApp {
     return Playground.fromScenario(source.text, source.scenario);
   }
 
+  /** The curated scenario the open session plays (as opened, or as its file says), or null. */
+  get curatedName() {
+    return this.source?.curated ?? this.sim?.curated ?? null;
+  }
+
   /** The request the code path follows without a click: the scenario's first acks=all produce. */
   mainRequest() {
     const actions = this.guard(() => this.sim.actions()) ?? [];

@@ -287,7 +287,7 @@ export class Controls {
     const out = this.$('.share-out');
     const fragment = await fragmentFor({
       exportText: app.sim.exportSession(app.story.active),
-      curated: app.source?.curated ?? app.sim.curated,
+      curated: app.curatedName,
       userActions: app.sim.actions().filter((a) => a.by_user).length,
       atMs: app.sim.nowMs,
       selected: app.selected,
@@ -409,7 +409,7 @@ export class Controls {
     if (pick) {
       // A session from a link, a file or a scenario text is named for what it is, not "Live".
       pick.querySelector('option.opened')?.remove();
-      const curated = app.source?.curated ?? app.sim.curated ?? null;
+      const curated = app.curatedName;
       if (!curated && app.source?.live == null) {
         const what = app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
         pick.insertAdjacentHTML('afterbegin', `<option class="opened" value="" disabled>${esc(what)} (from ${esc(app.source?.label ?? 'a file')})</option>`);

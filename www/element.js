@@ -161,7 +161,7 @@ export class PurgatoryPlayground extends HTMLElement {
   /** Rebuilds the markup for new views, controls or layout, keeping the session and its instant. */
   remount() {
     const app = this.app;
-    const saved = app?.sim ? { text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.source?.curated ?? app.sim.curated ?? undefined } : null;
+    const saved = app?.sim ? { text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined } : null;
     this.app?.destroy();
     this.app = null;
     this.removeAttribute('ready');
@@ -337,7 +337,7 @@ export class PurgatoryPlayground extends HTMLElement {
     this.reveal();
     this.setAttribute('ready', '');
     performance.mark?.('playground-ready');
-    app.emit('ready', { scenario: app.source?.curated ?? app.sim.curated ?? null, at_ms: app.sim.nowMs });
+    app.emit('ready', { scenario: app.curatedName, at_ms: app.sim.nowMs });
   }
 
   /** Replaces the loading line with the views (see `mount`). */

@@ -138,14 +138,14 @@ const outcomeWords = {
 };
 
 /** How important an event is to the story of the moment (higher first), 0 for background. */
-function weight(e, batch) {
+function weight(e, firstTry) {
   switch (e.event) {
     case 'produce_response_sent': case 'connection_closed': return 9;
     case 'operation_expired': return isProduceOp(e) ? 8 : 0;
     case 'isr_change_committed': return 7;
     case 'broker_fenced': case 'became_leader': return 7;
     // Not when its first try completed it: it never waited (s08).
-    case 'delayed_produce_created': return batch.some((x) => x.event === 'operation_completed' && x.how === 'first_try' && x.request === e.request) ? 0 : 6;
+    case 'delayed_produce_created': return firstTry.has(e.request) ? 0 : 6;
     case 'isr_shrink_proposed': case 'isr_expand_proposed': return 6;
     case 'high_watermark_advanced': return 5;
     case 'follower_paused': case 'follower_resumed': case 'broker_crashed': case 'broker_restarted': return 5;
@@ -201,13 +201,15 @@ function plain(e, history, batch) {
  * the order they happened, as `{html, text}`; null when nothing notable happened.
  */
 export function narrationFor(events, history) {
+  // Requests completed by their first try in this batch: they never waited.
+  const firstTry = new Set(events.filter((x) => x.event === 'operation_completed' && x.how === 'first_try').map((x) => x.request));
   let at = null;
   for (let i = events.length - 1; i >= 0; i--) {
-    if (weight(events[i], events) > 0) { at = events[i].at_ms; break; }
+    if (weight(events[i], firstTry) > 0) { at = events[i].at_ms; break; }
   }
   if (at == null) return null;
-  const moment = events.filter((e) => e.at_ms === at && weight(e, events) > 0);
-  const top = moment.slice().sort((a, b) => weight(b, events) - weight(a, events) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
+  const moment = events.filter((e) => e.at_ms === at && weight(e, firstTry) > 0);
+  const top = moment.slice().sort((a, b) => weight(b, firstTry) - weight(a, firstTry) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
   const sentences = top.map((e) => plain(e, history, events));
   const text = `${fmt(at)} ms: ${sentences.join('; ')}.`;
   const html = `<b class="n-at">${fmt(at)} ms</b> ${sentences.map((s) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]))).join('; ')}.`;
