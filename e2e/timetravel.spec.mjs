@@ -173,16 +173,24 @@ export default async function timeTravel(ctx) {
   await waitText(page, '.notices', /Breakpoint: /, { timeout: 30000 });
   ctx.assert(await nowMs(page) === commit.at, `the ISR-change breakpoint stops at the commit, ${commit.at} ms: ${await nowMs(page)}`);
   await ctx.screenshot(page, 'timetravel-s03-shrink-breakpoint', { fullPage: false });
-  // Page2 (the link's s02 at 31,000 ms, untouched): acting in the past asks once; within the
-  // future that made, the next action does not ask again (nothing of one's own would be lost).
+  // Page2 holds the session file: a run with an action of the person's own (the resume at
+  // 20,001), reopened at it. Acting there drops nothing of theirs (the rest of the run is the
+  // model's projection of their choices), so it does not ask, and neither does the next action
+  // within the future that made; acting before their own actions asks, since those would go.
   await page2.click('[data-testid="pause-follower-1"]');
-  await page2.click('[data-testid="fork-confirm"]');
   await waitText(page2, '.notices', /this is a new future/);
+  ctx.assert(await page2.locator('[data-testid="fork-confirm"]').count() === 0, 'a reopened session of one\'s own does not ask when nothing of its own would go');
   await page2.waitForFunction(() => document.querySelector('purgatory-playground').app.complete, null, { timeout: 20000 });
   const before2 = await onPlayground(page2, (el) => el.app.sim.actions().length);
   await page2.click('[data-testid="resume-follower-1"]');
-  ctx.assert(await page2.locator('[data-testid="fork-confirm"]').count() === 0, 'no second question within one\'s own future');
+  ctx.assert(await page2.locator('[data-testid="fork-confirm"]').count() === 0, 'no question within one\'s own future');
   ctx.assert(await onPlayground(page2, (el) => el.app.sim.actions().length) === before2 + 1, 'and the action is taken');
+  const firstOwn = await onPlayground(page2, (el) => Math.min(...el.app.sim.actions().filter((a) => a.by_user).map((a) => a.at_ms)));
+  await onPlayground(page2, (el, at) => el.seek(at), firstOwn - 1000);
+  await page2.locator('[data-testid="pause-follower-2"], [data-testid="resume-follower-2"]').first().click();
+  await page2.waitForSelector('[data-testid="fork-confirm"]');
+  ctx.assert(/drops the 3 actions you made after it/.test(await page2.textContent('.notices')), `acting before one's own actions asks: ${await page2.textContent('.notices')}`);
+  await page2.click('[data-testid="fork-confirm"]');
   // At the run's last marker the next-marker button is off, the previous one on.
   await onPlayground(page2, (el) => el.seek(el.app.sim.extent().horizon_ms));
   await page2.waitForFunction(() => { const r = document.querySelector('purgatory-playground').shadowRoot; return r.querySelector('[data-testid="tl-next-marker"]').disabled; }, null, { timeout: 5000 });

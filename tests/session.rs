@@ -385,6 +385,7 @@ fn a_command_in_the_past_forks_and_one_undo_brings_the_future_back() {
         preview.user_actions_dropped, 1,
         "the produce at 5,501 would go"
     );
+    assert_eq!(preview.user_actions, 2, "the pause at 501 stays");
     let done = session
         .command(&json!({"action": "resume_follower", "broker": 1}))
         .unwrap();

@@ -149,6 +149,7 @@ fn commands_fork_and_undo() {
     p.seek(JsValue::from(500.0)).unwrap();
     let preview = p.fork_preview().unwrap();
     assert_eq!(num(&preview, "user_actions_dropped"), 1.0);
+    assert_eq!(num(&preview, "user_actions"), 1.0);
     let done = p
         .command(JsValue::from_str(r#"{"action":"crash_broker","broker":1}"#))
         .unwrap();

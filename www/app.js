@@ -81,8 +81,6 @@ export class PlaygroundApp {
     this.root.querySelector('.pp').dataset.live = String(source.live != null);
     this.ended = false;
     this.complete = false;
-    /** Whether the run past the playhead is one the person made by acting in the past. */
-    this.ownFuture = false;
     this.history.reset();
     this.wheelChanges.reset();
     this.snap = null;
@@ -326,10 +324,7 @@ export class PlaygroundApp {
     if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
     // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
     // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
-    if (done.forked) {
-      this.complete = false;
-      this.ownFuture = true;
-    }
+    if (done.forked) this.complete = false;
     return done;
   }
 
@@ -357,8 +352,7 @@ export class PlaygroundApp {
       this.notice('ok', 'The dropped future is back.');
       this.saveForRecovery();
       this.complete = false;
-      this.ownFuture = false;
-      this.timeline?.invalidate({ now: true });
+        this.timeline?.invalidate({ now: true });
       this.afterJump();
     }
   }

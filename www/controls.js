@@ -141,13 +141,14 @@ export class Controls {
 
   /**
    * Sends a command; behind the end of the computed run it first asks, since acting there drops
-   * the future after the playhead (an undo brings it back). Within a future the person already
-   * made, only when the actions they made after the playhead would go too: the rest of that
-   * future is the model's projection of their own choices, computed again from here.
+   * the future after the playhead (an undo brings it back). Once the run holds actions of the
+   * person's own (a future they made, or a session of theirs reopened), only when the actions
+   * they made after the playhead would go too: the rest of that future is the model's
+   * projection of their own choices, computed again from here.
    */
   act(cmd, then) {
     const preview = this.app.sim.forkPreview();
-    if (preview && this.askFork && (!this.app.ownFuture || preview.user_actions_dropped > 0)) {
+    if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
       const dropped = preview.user_actions_dropped;
       const what = `${dropped ? `the ${dropped} action${dropped === 1 ? '' : 's'} you made after it and ` : ''}the run computed to ${fmt(preview.frontier_ms)} ms`;
       this.confirm(`You are at ${fmt(preview.at_ms)} ms, in the past of this run. Acting here starts a new future from this instant and drops ${what}. Undo brings it back.`, () => this.run(cmd, then));

@@ -30,6 +30,10 @@ pub struct ForkPreview {
     pub frontier_ms: u64,
     /// The person's own actions after the playhead, which a fork drops.
     pub user_actions_dropped: usize,
+    /// All the person's own actions in the session. None: the run is still the scenario's own
+    /// (or an untouched live one), and a fork is the first step away from it; some: the run past
+    /// the playhead is the model's projection of their choices, which a fork computes again.
+    pub user_actions: usize,
 }
 
 fn command_error(message: impl Into<String>) -> ScenarioError {
@@ -151,14 +155,16 @@ impl Session {
     pub fn fork_preview(&self) -> Option<ForkPreview> {
         let head = self.head.as_ref()?;
         let at_ms = head.now_ms();
+        let (mut user_actions, mut user_actions_dropped) = (0, 0);
+        for a in self.actions.iter().filter(|a| a.by_user) {
+            user_actions += 1;
+            user_actions_dropped += usize::from(a.action.at_ms > at_ms);
+        }
         Some(ForkPreview {
             at_ms,
             frontier_ms: self.frontier.now_ms(),
-            user_actions_dropped: self
-                .actions
-                .iter()
-                .filter(|a| a.by_user && a.action.at_ms > at_ms)
-                .count(),
+            user_actions_dropped,
+            user_actions,
         })
     }
 

@@ -123,8 +123,8 @@ impl Playground {
         to_js(&done)
     }
 
-    /// What acting now would drop (`{at_ms, frontier_ms, user_actions_dropped}`), or null at the
-    /// end of the computed run.
+    /// What acting now would drop (`{at_ms, frontier_ms, user_actions_dropped, user_actions}`),
+    /// or null at the end of the computed run.
     #[wasm_bindgen(js_name = forkPreview)]
     pub fn fork_preview(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.fork_preview())
