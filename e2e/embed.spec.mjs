@@ -127,6 +127,7 @@ export default async function embedSpec(ctx) {
     ctx.assert(warnings.some((w) => w.includes(`${attr}=`) || w.includes(`${attr}:`)), `and on the console: ${warnings.join(' | ')}`);
   }
   ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
+  ctx.assert(problems.some((p) => /"bogus" is not a view .*; showing cluster\.$/.test(p)), `and the message says so (not "using the default"): ${problems.join(' | ')}`);
   await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="nostory" story></purgatory-playground>'));
   await page.waitForSelector('#nostory[ready]', { state: 'attached', timeout: 20000 });
   const noStory = await page.$$eval('#nostory >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
@@ -134,6 +135,29 @@ export default async function embedSpec(ctx) {
   await page.evaluate(() => document.getElementById('nostory').remove());
   await page.locator('#bad').scrollIntoViewIfNeeded();
   await ctx.screenshot(page, 'embed-bad-attributes', { fullPage: false });
+
+  // A short embed of fixed height with the story: the caption stays on top of the embed's own
+  // box, which scrolls to what each caption points at (it stayed at its top, the panels out of
+  // sight below); the page around it does not move.
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('afterbegin',
+    '<purgatory-playground id="short" scenario="s03-stalled-follower-completes-at-isr-shrink" height="260px" story></purgatory-playground>'));
+  await page.waitForSelector('#short[ready]', { state: 'attached', timeout: 20000 });
+  await page.evaluate(() => scrollTo(0, 0));
+  for (const step of [1, 2, 3]) {
+    if (step > 1) await page.locator('#short [data-testid="story-next"]').click();
+    await page.waitForFunction((n) => document.querySelector('#short').shadowRoot.querySelector('[data-testid="story-progress"]')?.textContent.startsWith(`Step ${n} `), step, { timeout: 60000 });
+    await page.waitForTimeout(700); // a smooth scroll
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('#short').shadowRoot;
+      const box = root.querySelector('.pp').getBoundingClientRect();
+      const card = root.querySelector('.story').getBoundingClientRect();
+      const focus = [...root.querySelectorAll('.story-focus')].at(-1).getBoundingClientRect();
+      return { below: Math.round(focus.top - card.bottom), inside: Math.round(box.bottom - focus.top), pageY: scrollY };
+    });
+    ctx.assert(seen.below >= 0 && seen.inside > 16 && seen.pageY === 0, `story step ${step} in a 260px embed shows what it points at, below its caption: ${JSON.stringify(seen)}`);
+  }
+  await ctx.screenshot(page, 'embed-short-story', { fullPage: false });
+  await page.evaluate(() => document.getElementById('short').remove());
 
   // `loop`: at its end the scenario starts again, playing, and ends again.
   const ends = page.evaluate(() => new Promise((resolve) => {

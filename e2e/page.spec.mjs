@@ -126,6 +126,20 @@ export default async function pageSpec(ctx) {
   const chips = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[data-testid="legend"] .op')].map((n) => getComputedStyle(n).borderTopWidth));
   ctx.assert(chips.length === 2 && chips.every((w) => w !== '0px'), `the watch-list chips look as on the panel: ${chips}`);
   await page.keyboard.press('Escape');
+  // A panel's "?" opens the legend at that panel's section, without moving the page (it used to
+  // open and close at once).
+  await page.locator('.panel.wheel .help').scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => scrollY);
+  await page.click('.panel.wheel .help');
+  const legend = await onPlayground(page, (el) => {
+    const menu = el.shadowRoot.querySelector('[data-testid="legend"]');
+    const section = menu.querySelector('[data-section="wheel"]');
+    return { hidden: menu.hidden, offset: section && Math.round(section.getBoundingClientRect().top - menu.getBoundingClientRect().top), focus: el.shadowRoot.activeElement?.closest('[data-section]')?.dataset.section };
+  });
+  ctx.assert(!legend.hidden && legend.offset === 0 && legend.focus === 'wheel', `the wheel's "?" opens the legend at its section: ${JSON.stringify(legend)}`);
+  ctx.assert(await page.evaluate(() => scrollY) === scrolled, 'and the page stays where it was');
+  await ctx.screenshot(page, 'page-legend-from-wheel', { fullPage: false });
+  await page.keyboard.press('Escape');
   // Escape closes a menu whose field has the focus, and hands the focus back to its button.
   for (const name of ['setup', 'breakpoints']) {
     await page.click(`button[data-menu="${name}"]`);

@@ -32,6 +32,19 @@ export default async function scenarioSpec(ctx) {
   const expected = nativeHash('s02');
   ctx.assert(hash === expected, `s02's trace hash in the browser is the native one (${expected}): ${hash}`);
   await ctx.screenshot(page, 'scenario-s02-end-800x600', { fullPage: false });
+  // Both followers fetching again: their idle fetches interleave, and the log folds each one's
+  // into a line with a count (it folded only repeats in a row, so two followers filled it).
+  await onPlayground(page, (el) => el.command({ action: 'resume_follower', broker: 2 }));
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').nowMs >= 70000, null, { timeout: 30000 });
+  await page.click('[data-testid="play"]');
+  const idle = await onPlayground(page, async (el) => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const lines = [...el.shadowRoot.querySelectorAll('.log-lines li')].map((li) => li.textContent);
+    return lines.slice(lines.findLastIndex((t) => !/\(was 10\)/.test(t)) + 1);
+  });
+  ctx.assert(idle.length === 2 && idle.every((t) => /×\d+$/.test(t)) && idle.some((t) => /replica 1 /.test(t)) && idle.some((t) => /replica 2 /.test(t)),
+    `after the resume, each follower's idle fetches are one line with a count: ${JSON.stringify(idle)}`);
 
   // A scenario the module imports on demand (a chunk beside it in dist/): it opens like the rest.
   await page.goto(`${ctx.baseURL}?scenario=s15-purge-after-1001-expired`, { waitUntil: 'load' });

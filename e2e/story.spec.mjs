@@ -74,7 +74,19 @@ export default async function storySpec(ctx) {
   ctx.assert(await nowMs(other.page) === steps[1].at_ms, `the link reopens the story at step 2's instant: ${await nowMs(other.page)}`);
   ctx.assert((await other.page.textContent('[data-testid="story-caption"]')) === steps[1].caption, 'with step 2\'s caption');
   ctx.assert(!(await onPlayground(other.page, (el) => el.playing)), 'paused there');
-  await other.page.click('[data-testid="story-close"]');
+  // By keyboard: Enter on Next walks the story with the focus staying on Next (the card is drawn
+  // anew at each step, which dropped the focus to the page), and Escape closes it, the focus
+  // going to the button that starts it again.
+  await other.page.focus('[data-testid="story-next"]');
+  await other.page.keyboard.press('Enter');
+  await waitText(other.page, '[data-testid="story-progress"]', /^Step 3 of/, { timeout: 60000 });
+  const focusOn = () => onPlayground(other.page, (el) => el.shadowRoot.activeElement?.dataset.testid ?? null);
+  ctx.assert(await focusOn() === 'story-next', `the focus stays on Next: ${await focusOn()}`);
+  await other.page.keyboard.press('Enter');
+  await waitText(other.page, '[data-testid="story-progress"]', /^Step 4 of/, { timeout: 60000 });
+  ctx.assert(await focusOn() === 'story-next', `and a second Enter reads on: ${await focusOn()}`);
+  await other.page.keyboard.press('Escape');
+  ctx.assert(await other.page.isHidden('[data-testid="story"]') && await focusOn() === 'story-start', `Escape closes the story, the focus on "Guided story": ${await focusOn()}`);
   const later = steps.findIndex((s) => s.at_ms > steps[1].at_ms); // the first caption of a later instant
   await other.page.evaluate((h) => { location.hash = h; }, link.split('#')[1].replace(/&t=\d+/, `&t=${steps[later].at_ms}`));
   await waitText(other.page, '[data-testid="story-progress"]', new RegExp(`^Step ${later + 1} of`));

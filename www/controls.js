@@ -118,7 +118,9 @@ export class Controls {
     else if (b.dataset.legend) this.openLegend(b.dataset.legend, b);
     else if (b.dataset.end === 'restart') this.app.restart();
     else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.hideEnd(); this.app.ended = false; this.app.setPlaying(true); }
-    if (!b.closest('.menu') && !b.dataset.menu) this.closeMenus();
+    // A button outside the menus closes them, unless it is one that opens a menu (the legend's
+    // "?" buttons on the panels open the legend at their section).
+    if (!b.closest('.menu') && !b.dataset.menu && !b.dataset.legend) this.closeMenus();
   }
 
   /**
@@ -374,9 +376,12 @@ export class Controls {
     this.fitMenu(panel);
     button?.setAttribute('aria-expanded', 'true');
     const target = panel.querySelector(`[data-section="${section}"]`);
-    target?.scrollIntoView({ block: 'nearest' });
+    // The section at the top of the menu, which scrolls inside itself: the page stays where the
+    // reader is (scrollIntoView would move it too).
+    panel.scrollTop = 0;
+    if (target) panel.scrollTop = target.getBoundingClientRect().top - panel.getBoundingClientRect().top;
     (target ?? panel).querySelector('h4')?.setAttribute('tabindex', '-1');
-    (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus();
+    (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus({ preventScroll: true });
   }
 
   /**

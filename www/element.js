@@ -28,8 +28,10 @@ const SOURCE_ATTRS = ['scenario', 'src'];
 
 function parseOptions(el) {
   const problems = [];
+  // Each problem says what is shown instead.
+  const bad = (what, instead = 'using the default') => problems.push(`${what}; ${instead}`);
   const layout = el.getAttribute('layout') === 'page' ? 'page' : 'embed';
-  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) problems.push(`layout="${el.getAttribute('layout')}" is not page or embed`);
+  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) bad(`layout="${el.getAttribute('layout')}" is not page or embed`);
   let views = layout === 'page' ? VIEWS.slice() : DEFAULT_VIEWS.slice();
   const rawViews = el.getAttribute('views');
   if (rawViews != null) {
@@ -37,28 +39,28 @@ function parseOptions(el) {
     if (asked.includes('all')) views = VIEWS.slice();
     else {
       const unknown = asked.filter((v) => !VIEWS.includes(v));
-      if (unknown.length) problems.push(`views: ${unknown.map((v) => `"${v}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a view (${VIEWS.join(', ')}, all)`);
       const known = asked.filter((v) => VIEWS.includes(v));
       if (known.length) views = VIEWS.filter((v) => known.includes(v));
+      if (unknown.length) bad(`views: ${unknown.map((v) => `"${v}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a view (${VIEWS.join(', ')}, all)`, known.length ? `showing ${views.join(', ')}` : 'using the default');
     }
   }
   let controls = layout === 'page' ? 'full' : 'minimal';
   const rawControls = el.getAttribute('controls');
   if (rawControls != null) {
     if (CONTROLS.includes(rawControls)) controls = rawControls;
-    else problems.push(`controls="${rawControls}" is not one of ${CONTROLS.join(', ')}`);
+    else bad(`controls="${rawControls}" is not one of ${CONTROLS.join(', ')}`);
   }
   let speed = 'auto';
   const rawSpeed = el.getAttribute('speed');
   if (rawSpeed != null && rawSpeed !== 'auto') {
     const n = Number(rawSpeed);
     if (Number.isFinite(n) && n > 0 && n <= SPEED_MAX) speed = n;
-    else problems.push(`speed="${rawSpeed}" is not auto or a number of simulated ms per wall ms (0 < speed ≤ ${SPEED_MAX})`);
+    else bad(`speed="${rawSpeed}" is not auto or a number of simulated ms per wall ms (0 < speed ≤ ${SPEED_MAX})`);
   }
   const theme = el.getAttribute('theme') ?? 'auto';
-  if (!THEMES.includes(theme)) problems.push(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
+  if (!THEMES.includes(theme)) bad(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
   const height = el.getAttribute('height');
-  if (height != null && !CSS_LENGTH.test(height)) problems.push(`height="${height}" is not a length such as 480px or 30rem`);
+  if (height != null && !CSS_LENGTH.test(height)) bad(`height="${height}" is not a length such as 480px or 30rem`);
   return {
     problems,
     opts: {
@@ -191,10 +193,10 @@ export class PurgatoryPlayground extends HTMLElement {
       this.shadow.querySelector('.pp').prepend(p);
       return p;
     })();
-    box.innerHTML = problems.map((m) => `<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${esc(m)}; using the default.</p>`).join('');
+    box.innerHTML = problems.map((m) => `<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${esc(m)}.</p>`).join('');
     this.reported ??= new Set();
     for (const m of problems) {
-      if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}; using the default.`);
+      if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}.`);
       this.reported.add(m);
     }
   }
@@ -313,13 +315,13 @@ export class PurgatoryPlayground extends HTMLElement {
     const story = this.opts.story || plan.story === true;
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story });
     if (error && !plan.source.live) {
-      this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}`]);
+      this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}; opening a live session with the defaults instead`]);
       sourceProblem = true;
       error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
     }
     if (error) throw new Error(error);
     // A source fixed since the last open takes its message away; the attributes' own stay.
-    const noStory = story && !app.story.available() ? ['story: this session has no guided story'] : [];
+    const noStory = story && !app.story.available() ? ['story: this session has no guided story; showing the run without one'] : [];
     if (!sourceProblem) this.report([...parseOptions(this).problems, ...noStory]);
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);

@@ -21,7 +21,13 @@ export class Story {
       const go = b.dataset.storyGo;
       if (go === 'next') this.next();
       else if (go === 'back') this.back();
-      else if (go === 'close') this.stop();
+      else if (go === 'close') this.close();
+    });
+    this.box?.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Escape') return;
+      ev.preventDefault();
+      ev.stopPropagation(); // the page's Escape closes menus, not this
+      this.close();
     });
   }
 
@@ -50,6 +56,12 @@ export class Story {
       this.goTo(0);
     }
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
+  }
+
+  /** Closed by the reader (× or Escape): the focus goes to the button that starts it again. */
+  close() {
+    this.stop();
+    this.app.$('.story-start')?.focus({ preventScroll: true });
   }
 
   stop() {
@@ -163,6 +175,10 @@ export class Story {
     const n = this.steps.length;
     const last = i === n - 1;
     const caption = status ?? step?.caption ?? '';
+    // The card is drawn anew: a reader walking it by keyboard keeps the focus on the same button
+    // (on Next when Back is gone).
+    const active = this.box.getRootNode().activeElement;
+    const focused = this.box.contains(active) ? active.dataset.storyGo : null;
     this.box.hidden = false;
     this.box.innerHTML = `<div class="story-card" role="region" aria-label="Guided story">
       <p class="story-progress" data-testid="story-progress">${i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`}</p>
@@ -173,9 +189,17 @@ export class Story {
         <button type="button" data-story-go="close" data-testid="story-close" aria-label="Close the story">×</button>
       </div>
     </div>`;
+    if (focused) {
+      const same = this.box.querySelector(`[data-story-go="${focused}"]:not(:disabled)`);
+      (same ?? this.box.querySelector('[data-story-go="next"]')).focus({ preventScroll: true });
+    }
   }
 
-  /** Marks the caption's panel and element; scrolls them into view on the full page. */
+  /**
+   * Marks the caption's panel and element and brings them into view below the caption: on the
+   * full page by scrolling the page, in an embed of fixed height by scrolling the embed's own box
+   * (never the page around it). An embed that grows with its content shows everything already.
+   */
   highlight(step, { scroll = true } = {}) {
     const root = this.app.root;
     for (const el of root.querySelectorAll('.story-focus')) el.classList.remove('story-focus');
@@ -186,15 +210,29 @@ export class Story {
     const target = step.target ? panel.querySelector(`[data-story="${CSS.escape(step.target)}"]`) : null;
     target?.classList.add('story-focus');
     this.focusTarget = step.target ?? null;
-    if (scroll && this.app.opts.layout === 'page') {
-      const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
-      const bar = root.querySelector('.top');
-      const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
-      this.box.style.top = `${barHeight}px`;
-      const shown = target ?? panel;
-      shown.style.scrollMarginTop = `${barHeight + this.box.offsetHeight + 8}px`; // below the caption
+    const page = this.app.opts.layout === 'page';
+    const box = root.querySelector('.pp.fixed-height');
+    if (!scroll || (!page && !box)) return;
+    if (box && !box.clientHeight) {
+      // Not laid out yet (the story opens with the element, before its views are shown).
+      requestAnimationFrame(() => { if (this.active && this.steps[this.index] === step) this.highlight(step, { scroll }); });
+      return;
+    }
+    const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
+    const bar = root.querySelector('.top');
+    const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
+    this.box.style.top = `${barHeight}px`;
+    const shown = target ?? panel;
+    const above = barHeight + this.box.offsetHeight + 8; // below the caption
+    if (page) {
+      shown.style.scrollMarginTop = `${above}px`;
       shown.style.scrollMarginBottom = '24px'; // and not on the screen's bottom edge
       shown.scrollIntoView({ block: 'nearest', behavior });
+      return;
+    }
+    const top = shown.getBoundingClientRect().top - box.getBoundingClientRect().top;
+    if (top < above || top + Math.min(shown.offsetHeight, box.clientHeight - above) > box.clientHeight) {
+      box.scrollTo({ top: box.scrollTop + top - above, behavior });
     }
   }
 

@@ -1,7 +1,8 @@
 // The narrated event log: one line per trace event, newest last, filterable by kind and text, or
 // narrowed to one request. Events that repeat while nothing changes (idle fetches, a held HW) fold
-// into one line with a count, so a quiet minute does not push the story out of sight. Lines about
-// a request link to it (selecting it in the code path).
+// into one line with a count, so a quiet minute does not push the story out of sight: within a
+// stretch of such events (the followers' fetches interleave), each distinct one is a line. Lines
+// about a request link to it (selecting it in the code path).
 import { esc, fmt, patch } from './dom.js';
 
 /** Most lines drawn; older ones are counted. */
@@ -11,19 +12,24 @@ const MAX_SHOWN = 150;
 function visible(lines, filter) {
   const text = filter.text.trim().toLowerCase();
   const out = [];
+  /** The quiet stretch being read (newest first): its lines by fold key. */
+  let quiet = new Map();
   for (let i = lines.length - 1; i >= 0 && out.length < MAX_SHOWN; i--) {
     const l = lines[i];
     if (filter.only) {
       if (l.request !== filter.only) continue;
     } else if (!filter.kinds.has(l.cat)) continue;
     if (text && !l.text.toLowerCase().includes(text)) continue;
-    const prev = out[out.length - 1];
-    if (prev && l.fold && prev.line.fold === l.fold) {
-      prev.times += 1;
-      prev.since = l.at;
+    if (!l.fold) quiet = new Map();
+    const same = l.fold && quiet.get(l.fold);
+    if (same) {
+      same.times += 1;
+      same.since = l.at;
       continue;
     }
-    out.push({ line: l, times: 1, since: l.at });
+    const item = { line: l, times: 1, since: l.at };
+    if (l.fold) quiet.set(l.fold, item);
+    out.push(item);
   }
   return out.reverse();
 }
@@ -31,7 +37,7 @@ function visible(lines, filter) {
 function row({ line: l, times, since }) {
   const when = times > 1 ? `${fmt(since)}–${fmt(l.at)} ms` : `${fmt(l.at)} ms`;
   const body = l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text);
-  const count = times > 1 ? ` <span class="times" title="the same event ${times} times in a row, nothing else changing">×${times}</span>` : '';
+  const count = times > 1 ? ` <span class="times" title="the same event ${times} times in a quiet stretch (only idle events between), nothing else changing">×${times}</span>` : '';
   return `<li class="${l.cat}"><span class="t">${when}</span> ${body}${count}</li>`;
 }
 
