@@ -21,6 +21,8 @@ export default async function smoke(ctx) {
   const t = Number(await page.getAttribute('[data-testid="now-ms"]', 'data-ms'));
   ctx.assert(t > 0, `a live session plays on opening (t = ${t})`);
   ctx.assert(/Try this/.test(await page.textContent('.notices')), 'a first-time hint says what to try');
+  await page.click('[data-testid="produce"]');
+  ctx.assert(!/Try this/.test(await page.textContent('.notices')), 'and goes once an acks=all request is sent');
   ctx.assertNoErrors(errors, 'index.html');
 
   // 800x600: the same core (the cluster with its controls, the purgatory, the wheel's heading,

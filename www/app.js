@@ -332,6 +332,7 @@ export class PlaygroundApp {
   settle(cmd, done) {
     this.ended = false;
     this.controls.hideEnd();
+    if (cmd.action === 'produce' && cmd.acks === -1) this.clearNotices('hint'); // done what it says
     this.saveForRecovery();
     this.ingest();
     // The action is a marker of its own (and a fork or a live continuation changed the run):
@@ -522,7 +523,10 @@ export class PlaygroundApp {
 
   // ---- Notices and events ------------------------------------------------------------------
 
-  /** A message line above the views: kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork`. */
+  /**
+   * A message line above the views: kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork`, `hint`
+   * (the first visit's suggestion, gone once the person has sent an acks=all request).
+   */
   notice(kind, text, { undo = false, download = null } = {}) {
     const box = this.$('.notices');
     const el = document.createElement('p');

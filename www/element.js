@@ -333,7 +333,7 @@ export class PurgatoryPlayground extends HTMLElement {
       // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's
       // last caught-up fetch, so a request sent more than 15 s after the pause always outlives it;
       // one sent right away does only when a check happens to fall just right (about 2%).
-      app.notice('ok', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.');
+      app.notice('hint', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.');
     }
     this.updateRunning();
     this.reveal();

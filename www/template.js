@@ -61,7 +61,7 @@ const produceForm = (full) => `<form class="produce-form" aria-label="Send a pro
   <label>records <input name="count" value="10" size="4" inputmode="numeric"></label>
   <label>timeout <input name="timeout" value="" size="6" placeholder="30000" inputmode="numeric" aria-label="timeout (ms; empty for request.timeout.ms)"></label>` : ''}
   <button type="submit" data-testid="produce" class="primary">Send</button>
-  ${full ? `<label class="burst">× <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size"></label><button type="button" class="burst-send" data-testid="burst">Send burst</button>` : ''}
+  ${full ? `<span class="burst"><label>or a burst of <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size (requests, one per ms)"></label> <button type="button" class="burst-send" data-testid="burst">Send burst</button></span>` : ''}
   <p id="h-parts" class="hint">${full ? 'Partitions: numbers such as “0” or “0, 1”; one that does not exist gets UNKNOWN_TOPIC_OR_PARTITION.' : ''}</p>
   <p class="cmd-error error" id="produce-error" role="alert" data-testid="command-error"></p>
 </form>`;
@@ -112,7 +112,7 @@ function toolbar(opts) {
     ${page ? '<h1>Purgatory Playground <small>how Kafka answers acks=all</small></h1>' : ''}
     ${picker}
     ${clock}
-    <span class="clock" aria-label="simulated time"><span class="t-label">t =</span> <b data-testid="now-ms">0</b> <span class="unit">ms</span> <span class="speed-now" data-testid="speed-now"></span></span>
+    <span class="clock" aria-label="simulated time"><span class="t-label">t =</span> <span class="t-now"><b data-testid="now-ms">0</b> <span class="unit">ms</span></span> <span class="speed-now" data-testid="speed-now"></span></span>
     ${speed}
     ${menus}
     <span class="hash" title="A fingerprint of this run's whole trace (FNV-1a of its JSON Lines); the runner prints the same with --trace-hash">trace <code data-testid="trace-hash">…</code></span>
