@@ -103,9 +103,9 @@ async function nativeWorkload(requests) {
     async replay() {
       child.stdin.write('run\n');
       const line = await next();
-      const m = /^native_ms ([\d.]+) outcome (.*)$/.exec(line);
+      const m = /^native_ms ([\d.]+) outcome (.*) phases ([\d.]+) ([\d.]+) ([\d.]+)$/.exec(line);
       if (!m) throw new Error(`unexpected output from the native workload: ${line}`);
-      return { ms: Number(m[1]), outcome: m[2].trim() };
+      return { ms: Number(m[1]), outcome: m[2].trim(), phases: m.slice(3).map(Number) };
     },
     close() { child.stdin.end(); },
   };
@@ -148,6 +148,7 @@ async function workload(browser, base) {
   const o3 = path.join(SERVE_ROOT, 'www/bench-pkg-o3/purgatory_playground_bg.wasm');
   if (existsSync(o3)) sides.push(await wasmWorkload(browser, base, 'opt-level 3', requests, 'o3'));
   const ms = Object.fromEntries(sides.map((s) => [s.name, []]));
+  const phases = Object.fromEntries(sides.map((s) => [s.name, []]));
   const outcomes = new Set();
   try {
     for (const side of sides) outcomes.add((await side.replay()).outcome);
@@ -156,6 +157,7 @@ async function workload(browser, base) {
         const side = sides[(round + k) % sides.length];
         const r = await side.replay();
         ms[side.name].push(r.ms);
+        phases[side.name].push(r.phases);
         outcomes.add(r.outcome);
       }
     }
@@ -171,6 +173,14 @@ async function workload(browser, base) {
     const gz = side.name === 'shipped' ? '' : `, ${gzipSync(readFileSync(o3), { level: 9 }).length.toLocaleString('en')} B gzipped with the workload, not shipped`;
     console.log(`  ${side.name} wasm${gz}: ms ${wasm.map((x) => x.toFixed(0)).join(', ')} (median ${median(wasm).toFixed(0)})`);
     console.log(`    wasm/native by round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}x${side.name === 'shipped' ? ' (goal <= 1.5x)' : ''}; ratio of the medians ${(median(wasm) / median(native)).toFixed(2)}x`);
+  }
+  // Where the time goes: each phase of a replayed millisecond, median ms over the rounds, and
+  // the shipped build's ratio to native code in each.
+  const PHASES = ['expire+purge', 'arrive', 'complete'];
+  const medianPhase = (name, k) => median(phases[name].map((p) => p[k]));
+  for (const side of sides) {
+    const parts = PHASES.map((p, k) => `${p} ${medianPhase(side.name, k).toFixed(0)}${side.name === 'native' ? '' : ` (${(medianPhase(side.name, k) / medianPhase('native', k)).toFixed(2)}x)`}`);
+    console.log(`  phases, ${side.name} (median ms${side.name === 'native' ? '' : ', x native'}): ${parts.join(', ')}`);
   }
   console.log(`  outcome (completed expired pending_sum pending_max steady_ms): ${outcomes.size === 1 ? `the same on every replay, ${[...outcomes][0]}` : `DIFFERS: ${[...outcomes].join(' / ')}`}`);
   if (outcomes.size !== 1) process.exitCode = 1;

@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release --example purgatory_workload -- [REQUESTS] [ROUNDS]` prints one line:
 //! `native_ms <ms of each round, space separated> outcome <completed expired pending_sum
-//! pending_max steady_ms>` (the same outcome line as the wasm `PurgatoryWorkload.run`).
+//! pending_max steady_ms> phases <ms of expire+purge, arrive, complete in the last round>` (the
+//! same line as the wasm `PurgatoryWorkload.run` after the ms).
 //!
 //! `... -- REQUESTS --serve` draws the schedule, prints `ready`, then replays it once for each
 //! line read from stdin, printing that same line for the one round each time, until stdin ends:
@@ -12,22 +13,26 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use purgatory_playground::workload::{replay, CratePurgatory, Outcome, Schedule, REQUESTS};
+    use purgatory_playground::workload::{
+        replay_timed, CratePurgatory, Outcome, Schedule, REQUESTS,
+    };
     use std::io::{BufRead, Write};
     use std::time::Instant;
 
-    fn timed(schedule: &Schedule) -> (String, Outcome) {
+    /// One replay: its ms, outcome and the ms of its phases (`workload::PHASES`).
+    fn timed(schedule: &Schedule) -> (f64, Outcome, [f64; 3]) {
         let start = Instant::now();
-        let outcome = replay(schedule, &mut CratePurgatory::new());
-        (
-            format!("{:.1}", start.elapsed().as_secs_f64() * 1e3),
-            outcome,
-        )
+        let clock = || start.elapsed().as_secs_f64() * 1e3;
+        let (outcome, phases) = replay_timed(schedule, &mut CratePurgatory::new(), clock);
+        (clock(), outcome, phases)
     }
 
-    fn report(times: &[String], o: Outcome) {
+    /// The line the wasm `PurgatoryWorkload.run` also prints after its ms (the phases are the
+    /// last round's).
+    fn report(times: &[f64], o: Outcome, [e, a, c]: [f64; 3]) {
+        let times: Vec<String> = times.iter().map(|ms| format!("{ms:.1}")).collect();
         println!(
-            "native_ms {} outcome {} {} {} {} {}",
+            "native_ms {} outcome {} {} {} {} {} phases {e:.1} {a:.1} {c:.1}",
             times.join(" "),
             o.completed,
             o.expired,
@@ -47,21 +52,22 @@ fn main() {
         std::io::stdout().flush().expect("stdout");
         for line in std::io::stdin().lock().lines() {
             line.expect("stdin");
-            let (ms, outcome) = timed(&schedule);
-            report(&[ms], outcome);
+            let (ms, outcome, phases) = timed(&schedule);
+            report(&[ms], outcome, phases);
             std::io::stdout().flush().expect("stdout");
         }
         return;
     }
     let rounds: usize = args.get(1).map_or(3, |a| a.parse().expect("ROUNDS"));
     let mut times = Vec::new();
-    let mut outcome = None;
+    let mut last = None;
     for _ in 0..rounds {
-        let (ms, o) = timed(&schedule);
+        let (ms, outcome, phases) = timed(&schedule);
         times.push(ms);
-        outcome = Some(o);
+        last = Some((outcome, phases));
     }
-    report(&times, outcome.expect("at least one round"));
+    let (outcome, phases) = last.expect("at least one round");
+    report(&times, outcome, phases);
 }
 
 /// `cargo test` for wasm32 (wasm-pack test) builds the examples too; the workload is native here.

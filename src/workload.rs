@@ -150,6 +150,9 @@ pub trait Store {
     fn outcome(&self) -> (u64, u64);
 }
 
+/// The three phases of a replayed millisecond, as [`replay_timed`] reports their time.
+pub const PHASES: [&str; 3] = ["expire+purge", "arrive", "complete"];
+
 /// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
 /// complete the requests whose completion falls in it.
 ///
@@ -160,13 +163,27 @@ pub trait Store {
 /// through `crate::hot`, as the purgatory's do: at the .wasm's opt-level "z" a `v[i]` or a `push`
 /// stays a call, which native code never pays, and the driver is not what the bench compares.
 pub fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
+    replay_timed(s, store, || 0.0).0
+}
+
+/// [`replay`], also summing the time of each of its [`PHASES`] by the clock `now_ms` (read three
+/// times a simulated millisecond, a few thousand times a replay): where wasm and native differ.
+#[inline(always)]
+pub fn replay_timed<S: Store>(
+    s: &Schedule,
+    store: &mut S,
+    mut now_ms: impl FnMut() -> f64,
+) -> (Outcome, [f64; 3]) {
+    let mut phases = [0.0; 3];
     let mut out = Outcome::default();
     let ring = TIMEOUT_MS as usize;
     let mut queue: Vec<Vec<S::Handle>> = (0..ring).map(|_| Vec::new()).collect();
     let mut next = 0usize;
     let last_arrival_ms = u64::from(*s.arrive_ms.last().unwrap());
     for t in 0..=s.end_ms {
+        let start = now_ms();
         store.advance_clock(t);
+        let expired = now_ms();
         while hot::get(&s.arrive_ms, next).is_some_and(|&at_ms| u64::from(at_ms) == t) {
             let completes_at_ms = *at(&s.completes_at_ms, next);
             let handle = store.arrive(next as u32, u64::from(completes_at_ms), t);
@@ -175,9 +192,13 @@ pub fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
             }
             next += 1;
         }
+        let arrived = now_ms();
         let due = at_mut(&mut queue, t as usize % ring);
         store.complete(due, t);
         due.clear();
+        phases[0] += expired - start;
+        phases[1] += arrived - expired;
+        phases[2] += now_ms() - arrived;
         if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
             let (completed, expired) = store.outcome();
             let pending = next as u64 - completed - expired;
@@ -187,7 +208,7 @@ pub fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
         }
     }
     (out.completed, out.expired) = store.outcome();
-    out
+    (out, phases)
 }
 
 /// The operation both stores hold: it may complete once its latency has passed.

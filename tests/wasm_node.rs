@@ -41,3 +41,48 @@ fn a_run_traced_twice_gives_the_same_trace() {
     assert!(!a.is_empty());
     assert_eq!(a, trace());
 }
+
+/// The purgatory's batch completion in wasm asks for its operations' memory in batches (see
+/// `src/prefetch.rs`): a batch longer than one of those, with repeats, completes
+/// each live operation once, in the batch's order, exactly as the native loop does.
+#[wasm_bindgen_test]
+fn a_long_batch_of_completions_completes_each_once_in_order() {
+    use purgatory_playground::purgatory::{Completion, Hooks, OpId, Purgatory};
+
+    #[derive(Default)]
+    struct Log(Vec<(OpId, Completion)>);
+    impl Hooks<u32> for Log {
+        fn try_complete(&mut self, _: OpId, _: &mut u32) -> bool {
+            false
+        }
+        fn on_complete(&mut self, id: OpId, _: &mut u32, how: Completion) {
+            self.0.push((id, how));
+        }
+        fn on_expiration(&mut self, _: OpId, _: &mut u32) {}
+    }
+
+    let mut purgatory: Purgatory<u32, u32> = Purgatory::new("wasm", 1_000, 0);
+    let mut log = Log::default();
+    let ids: Vec<OpId> = (0..100)
+        .map(|i| {
+            purgatory
+                .try_complete_else_watch(i, &[i % 3], 0, 30_000, &mut log)
+                .0
+        })
+        .collect();
+    // 70 ids: every third of the first 90, each twice in a row, then the same again.
+    let batch: Vec<OpId> = (0..90).step_by(3).flat_map(|i| [ids[i], ids[i]]).collect();
+    let batch: Vec<OpId> = batch.iter().chain(&batch[..10]).copied().collect();
+    assert_eq!(batch.len(), 70);
+    let completed = purgatory.force_complete_all(&batch, &mut log);
+    let expected: Vec<OpId> = (0..90).step_by(3).map(|i| ids[i]).collect();
+    assert_eq!(completed, expected.len());
+    assert_eq!(
+        log.0,
+        expected
+            .iter()
+            .map(|&id| (id, Completion::Forced))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(purgatory.num_delayed_operations(), 100 - expected.len());
+}

@@ -39,8 +39,8 @@ async function workload() {
   const w = new PurgatoryWorkload(requests);
   const replay = () => {
     const t0 = performance.now();
-    const outcome = w.run();
-    return { ms: round(performance.now() - t0), outcome };
+    const [outcome, phases] = w.run().split(' phases ');
+    return { ms: round(performance.now() - t0), outcome, phases: phases.split(' ').map(Number) };
   };
   if (params.has('driven')) {
     // e2e/bench.mjs calls it once a round, between native replays (the workload stays alive).

@@ -6,6 +6,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
+use crate::prefetch::InWasm;
 use crate::timer::{AddResult, EntryStore, TimerHandle, TimerView, Wheels};
 
 use super::held::{Held, Slab};
@@ -336,12 +337,14 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// misses overlap instead of coming one after another.
     pub fn force_complete_all(&mut self, ids: &[OpId], hooks: &mut impl Hooks<O>) -> usize {
         let mut completed = 0;
-        for (i, &id) in ids.iter().enumerate() {
-            if let Some(&ahead) = ids.get(i + COMPLETION_PREFETCH_DISTANCE) {
-                self.held.prefetch(ahead);
-            }
-            completed += usize::from(self.force_complete(id, hooks));
-        }
+        crate::prefetch::each_asked_ahead(
+            self,
+            ids,
+            COMPLETION_PREFETCH_DISTANCE,
+            InWasm::Batches,
+            |purgatory, id| purgatory.held.prefetch(id),
+            |purgatory, id| completed += usize::from(purgatory.force_complete(id, hooks)),
+        );
         completed
     }
 

@@ -153,21 +153,20 @@ impl<O> Slab<O> {
         entry.held.as_mut()
     }
 
-    /// Asks the CPU to start loading `id`'s slot, which the caller will read soon (see
-    /// [`crate::prefetch`]).
-    #[inline]
+    /// Asks for `id`'s slot, which the caller will read soon (see [`crate::prefetch`]).
+    #[inline(always)]
     pub fn prefetch(&self, id: OpId) {
-        if let Some(slot) = self.slots.get(id.slot as usize) {
-            crate::prefetch::prefetch(slot);
+        if let Some(slot) = hot::get(&self.slots, id.slot as usize) {
+            crate::prefetch::touch(slot);
         }
     }
 
     /// `prefetch`, and also the copy of the slot's generation, which a `release` writes.
-    #[inline]
+    #[inline(always)]
     pub fn prefetch_for_release(&self, id: OpId) {
         self.prefetch(id);
-        if let Some(generation) = self.generations.get(id.slot as usize) {
-            crate::prefetch::prefetch(generation);
+        if let Some(generation) = hot::get(&self.generations, id.slot as usize) {
+            crate::prefetch::touch(generation);
         }
     }
 

@@ -24,15 +24,23 @@ impl PurgatoryWorkload {
         }
     }
 
-    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms`.
+    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms phases
+    /// E A C`, the last three the ms of the replay's phases (`workload::PHASES`).
     pub fn run(&self) -> String {
         let mut store = crate::workload::CratePurgatory::new();
-        let o = crate::workload::replay(&self.schedule, &mut store);
+        let (o, [e, a, c]) = crate::workload::replay_timed(&self.schedule, &mut store, now_ms);
         format!(
-            "{} {} {} {} {}",
+            "{} {} {} {} {} phases {e:.1} {a:.1} {c:.1}",
             o.completed, o.expired, o.pending_sum, o.pending_max, o.steady_ms
         )
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's clock, for the phases of a replay.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn now_ms() -> f64;
 }
 
 /// The bench page's comparison of the two ways an answer can cross (issue 9): the same snapshot

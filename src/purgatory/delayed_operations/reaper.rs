@@ -5,6 +5,7 @@
 use std::hash::Hash;
 
 use super::{held_mut, note_garbage, Completion, Hooks, OpId, Purgatory, Timeout};
+use crate::prefetch::InWasm;
 use crate::timer::{EntryStore, Fired};
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
@@ -119,16 +120,21 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.estimated_total_operations = self.held.live() as u64;
         // Drained and handed back, so its capacity is reused purge after purge.
         let mut garbage = std::mem::take(&mut self.garbage);
-        for (i, &id) in garbage.iter().enumerate() {
-            if let Some(&ahead) = garbage.get(i + PURGE_PREFETCH_DISTANCE) {
-                self.held.prefetch_for_release(ahead);
-            }
-            // Not held any more if walks have taken it off all its lists since.
-            if let Some(held) = self.held.get(id).filter(|h| h.completed) {
-                let memberships = held.memberships;
-                self.release(id, memberships);
-            }
-        }
+        crate::prefetch::each_asked_ahead(
+            self,
+            &garbage,
+            PURGE_PREFETCH_DISTANCE,
+            // Most of the garbage completed moments ago: in wasm its slots are still cached.
+            InWasm::Plain,
+            |purgatory, id| purgatory.held.prefetch_for_release(id),
+            |purgatory, id| {
+                // Not held any more if walks have taken it off all its lists since.
+                if let Some(held) = purgatory.held.get(id).filter(|h| h.completed) {
+                    let memberships = held.memberships;
+                    purgatory.release(id, memberships);
+                }
+            },
+        );
         garbage.clear();
         self.garbage = garbage;
         let held = &self.held;
