@@ -176,7 +176,7 @@ async function workload(browser, base) {
   }
   // Where the time goes: each phase of a replayed millisecond, median ms over the rounds, and
   // the shipped build's ratio to native code in each.
-  const PHASES = ['expire+purge', 'arrive', 'complete'];
+  const PHASES = ['expire+purge', 'arrive', 'complete']; // workload::replay_timed's order
   const medianPhase = (name, k) => median(phases[name].map((p) => p[k]));
   for (const side of sides) {
     const parts = PHASES.map((p, k) => `${p} ${medianPhase(side.name, k).toFixed(0)}${side.name === 'native' ? '' : ` (${(medianPhase(side.name, k) / medianPhase('native', k)).toFixed(2)}x)`}`);

@@ -143,20 +143,30 @@ export default async function embedSpec(ctx) {
     '<purgatory-playground id="short" scenario="s03-stalled-follower-completes-at-isr-shrink" height="260px" story></purgatory-playground>'));
   await page.waitForSelector('#short[ready]', { state: 'attached', timeout: 20000 });
   await page.evaluate(() => scrollTo(0, 0));
+  await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls at once, nothing to wait out
   for (const step of [1, 2, 3]) {
     if (step > 1) await page.locator('#short [data-testid="story-next"]').click();
     await page.waitForFunction((n) => document.querySelector('#short').shadowRoot.querySelector('[data-testid="story-progress"]')?.textContent.startsWith(`Step ${n} `), step, { timeout: 60000 });
-    await page.waitForTimeout(700); // a smooth scroll
-    const seen = await page.evaluate(() => {
+    // Where the marked element sits, once it is in view (the first caption's scroll waits for
+    // the element's first layout); after 3 s, where it is anyway, for the message.
+    const shown = (settled) => {
       const root = document.querySelector('#short').shadowRoot;
       const box = root.querySelector('.pp').getBoundingClientRect();
       const card = root.querySelector('.story').getBoundingClientRect();
       const focus = [...root.querySelectorAll('.story-focus')].at(-1).getBoundingClientRect();
-      return { below: Math.round(focus.top - card.bottom), inside: Math.round(box.bottom - focus.top), pageY: scrollY };
-    });
+      const s = { below: Math.round(focus.top - card.bottom), inside: Math.round(box.bottom - focus.top), pageY: scrollY };
+      return settled || (s.below >= 0 && s.inside > 16) ? s : null;
+    };
+    const seen = await page.waitForFunction(shown, false, { timeout: 3000 }).then((h) => h.jsonValue(), () => page.evaluate(shown, true));
     ctx.assert(seen.below >= 0 && seen.inside > 16 && seen.pageY === 0, `story step ${step} in a 260px embed shows what it points at, below its caption: ${JSON.stringify(seen)}`);
   }
   await ctx.screenshot(page, 'embed-short-story', { fullPage: false });
+  // Escape closes it; without the full toolbar the focus goes to Play.
+  await page.locator('#short [data-testid="story-next"]').focus();
+  await page.keyboard.press('Escape');
+  const closed = await page.evaluate(() => { const root = document.querySelector('#short').shadowRoot; return { hidden: root.querySelector('[data-testid="story"]').hidden, focus: root.activeElement?.dataset.testid ?? null }; });
+  ctx.assert(closed.hidden && closed.focus === 'play', `Escape closes the embed's story, the focus on Play: ${JSON.stringify(closed)}`);
+  await page.emulateMedia({ reducedMotion: null });
   await page.evaluate(() => document.getElementById('short').remove());
 
   // `loop`: at its end the scenario starts again, playing, and ends again.

@@ -27,18 +27,14 @@ fn main() {
         (clock(), outcome, phases)
     }
 
-    /// The line the wasm `PurgatoryWorkload.run` also prints after its ms (the phases are the
+    /// The times, then the line the wasm `PurgatoryWorkload.run` prints (the phases are the
     /// last round's).
-    fn report(times: &[f64], o: Outcome, [e, a, c]: [f64; 3]) {
+    fn report(times: &[f64], outcome: Outcome, phases: [f64; 3]) {
         let times: Vec<String> = times.iter().map(|ms| format!("{ms:.1}")).collect();
         println!(
-            "native_ms {} outcome {} {} {} {} {} phases {e:.1} {a:.1} {c:.1}",
+            "native_ms {} outcome {}",
             times.join(" "),
-            o.completed,
-            o.expired,
-            o.pending_sum,
-            o.pending_max,
-            o.steady_ms
+            outcome.line(phases)
         );
     }
 

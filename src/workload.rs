@@ -137,6 +137,18 @@ pub struct Outcome {
     pub steady_ms: u64,
 }
 
+impl Outcome {
+    /// How the native example and the wasm bench page print a replay, after its time:
+    /// `completed expired pending_sum pending_max steady_ms phases E A C`, the last three the ms
+    /// of [`replay_timed`]'s phases.
+    pub fn line(&self, [e, a, c]: [f64; 3]) -> String {
+        format!(
+            "{} {} {} {} {} phases {e:.1} {a:.1} {c:.1}",
+            self.completed, self.expired, self.pending_sum, self.pending_max, self.steady_ms
+        )
+    }
+}
+
 /// A delayed-operation store driven in simulated milliseconds.
 pub trait Store {
     /// What the completion queue keeps to complete a request later (Kafka's queue holds the
@@ -149,9 +161,6 @@ pub trait Store {
     fn advance_clock(&mut self, now_ms: u64);
     fn outcome(&self) -> (u64, u64);
 }
-
-/// The three phases of a replayed millisecond, as [`replay_timed`] reports their time.
-pub const PHASES: [&str; 3] = ["expire+purge", "arrive", "complete"];
 
 /// Replays the schedule: at each millisecond, advance the clock (expire), add the arrivals, then
 /// complete the requests whose completion falls in it.
@@ -166,8 +175,9 @@ pub fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
     replay_timed(s, store, || 0.0).0
 }
 
-/// [`replay`], also summing the time of each of its [`PHASES`] by the clock `now_ms` (read three
-/// times a simulated millisecond, a few thousand times a replay): where wasm and native differ.
+/// [`replay`], also summing the time of each phase of a replayed millisecond (expire and purge,
+/// arrive, complete) by the clock `now_ms`, read three times a simulated millisecond (a few
+/// thousand times a replay): where wasm and native differ.
 #[inline(always)]
 pub fn replay_timed<S: Store>(
     s: &Schedule,

@@ -43,8 +43,9 @@ fn a_run_traced_twice_gives_the_same_trace() {
 }
 
 /// The purgatory's batch completion in wasm asks for its operations' memory in batches (see
-/// `src/prefetch.rs`): a batch longer than one of those, with repeats, completes
-/// each live operation once, in the batch's order, exactly as the native loop does.
+/// `src/prefetch.rs`): a batch longer than two of those, with repeats and ids of operations
+/// already purged, completes each live operation once, in the batch's order, as the native loop
+/// does.
 #[wasm_bindgen_test]
 fn a_long_batch_of_completions_completes_each_once_in_order() {
     use purgatory_playground::purgatory::{Completion, Hooks, OpId, Purgatory};
@@ -61,7 +62,8 @@ fn a_long_batch_of_completions_completes_each_once_in_order() {
         fn on_expiration(&mut self, _: OpId, _: &mut u32) {}
     }
 
-    let mut purgatory: Purgatory<u32, u32> = Purgatory::new("wasm", 1_000, 0);
+    // A purge interval of 1: completed operations are purged at the next reaper step.
+    let mut purgatory: Purgatory<u32, u32> = Purgatory::new("wasm", 1, 0);
     let mut log = Log::default();
     let ids: Vec<OpId> = (0..100)
         .map(|i| {
@@ -70,10 +72,20 @@ fn a_long_batch_of_completions_completes_each_once_in_order() {
                 .0
         })
         .collect();
-    // 70 ids: every third of the first 90, each twice in a row, then the same again.
-    let batch: Vec<OpId> = (0..90).step_by(3).flat_map(|i| [ids[i], ids[i]]).collect();
-    let batch: Vec<OpId> = batch.iter().chain(&batch[..10]).copied().collect();
-    assert_eq!(batch.len(), 70);
+    // Ten operations completed and purged: their ids are stale.
+    let purged: Vec<OpId> = ids[90..].to_vec();
+    assert_eq!(purgatory.force_complete_all(&purged, &mut log), 10);
+    assert!(
+        purgatory.advance_clock(1, &mut log).is_some(),
+        "the purge ran"
+    );
+    log.0.clear();
+    // Every third of the first 90, each twice in a row, with a stale id after each pair: 90 ids.
+    let batch: Vec<OpId> = (0..90)
+        .step_by(3)
+        .flat_map(|i| [ids[i], ids[i], purged[i % 10]])
+        .collect();
+    assert_eq!(batch.len(), 90);
     let completed = purgatory.force_complete_all(&batch, &mut log);
     let expected: Vec<OpId> = (0..90).step_by(3).map(|i| ids[i]).collect();
     assert_eq!(completed, expected.len());
@@ -84,5 +96,5 @@ fn a_long_batch_of_completions_completes_each_once_in_order() {
             .map(|&id| (id, Completion::Forced))
             .collect::<Vec<_>>()
     );
-    assert_eq!(purgatory.num_delayed_operations(), 100 - expected.len());
+    assert_eq!(purgatory.num_delayed_operations(), 90 - expected.len());
 }

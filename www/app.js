@@ -353,7 +353,7 @@ export class PlaygroundApp {
       this.notice('ok', 'The dropped future is back.');
       this.saveForRecovery();
       this.complete = false;
-        this.timeline?.invalidate({ now: true });
+      this.timeline?.invalidate({ now: true });
       this.afterJump();
     }
   }

@@ -25,8 +25,7 @@ export class Story {
     });
     this.box?.addEventListener('keydown', (ev) => {
       if (ev.key !== 'Escape') return;
-      ev.preventDefault();
-      ev.stopPropagation(); // the page's Escape closes menus, not this
+      ev.preventDefault(); // the element's own Escape (closing menus) passes a handled key by
       this.close();
     });
   }
@@ -58,10 +57,13 @@ export class Story {
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
   }
 
-  /** Closed by the reader (× or Escape): the focus goes to the button that starts it again. */
+  /**
+   * Closed by the reader (× or Escape): the focus goes to the button that starts it again, or
+   * (an embed without the full toolbar) to Play.
+   */
   close() {
     this.stop();
-    this.app.$('.story-start')?.focus({ preventScroll: true });
+    (this.app.$('.story-start:not([hidden])') ?? this.app.$('[data-testid="play"]'))?.focus({ preventScroll: true });
   }
 
   stop() {
@@ -200,7 +202,7 @@ export class Story {
    * full page by scrolling the page, in an embed of fixed height by scrolling the embed's own box
    * (never the page around it). An embed that grows with its content shows everything already.
    */
-  highlight(step, { scroll = true } = {}) {
+  highlight(step, { scroll = true } = {}, waited = 0) {
     const root = this.app.root;
     for (const el of root.querySelectorAll('.story-focus')) el.classList.remove('story-focus');
     if (!step) return;
@@ -214,8 +216,9 @@ export class Story {
     const box = root.querySelector('.pp.fixed-height');
     if (!scroll || (!page && !box)) return;
     if (box && !box.clientHeight) {
-      // Not laid out yet (the story opens with the element, before its views are shown).
-      requestAnimationFrame(() => { if (this.active && this.steps[this.index] === step) this.highlight(step, { scroll }); });
+      // Not laid out yet (the story opens with the element, before its views are shown): a few
+      // frames later, unless the element stays hidden (then there is nothing to scroll).
+      if (waited < 30) requestAnimationFrame(() => { if (this.active && this.steps[this.index] === step) this.highlight(step, { scroll }, waited + 1); });
       return;
     }
     const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';

@@ -6,7 +6,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::prefetch::InWasm;
+use crate::prefetch::Memory;
 use crate::timer::{AddResult, EntryStore, TimerHandle, TimerView, Wheels};
 
 use super::held::{Held, Slab};
@@ -333,16 +333,16 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// `force_complete` on each of `ids` in turn; returns how many it completed. The same as
     /// calling `force_complete` in a loop, but when many operations are due at once (a
     /// completion queue draining one millisecond), each scattered among a million, it asks for
-    /// the slots (which hold their timer entries too) of those a few places ahead, so their cache
-    /// misses overlap instead of coming one after another.
+    /// the slots (which hold their timer entries too) ahead of their turn, so their cache misses
+    /// overlap instead of coming one after another (`crate::prefetch::each_asked_ahead`).
     pub fn force_complete_all(&mut self, ids: &[OpId], hooks: &mut impl Hooks<O>) -> usize {
         let mut completed = 0;
         crate::prefetch::each_asked_ahead(
             self,
             ids,
             COMPLETION_PREFETCH_DISTANCE,
-            InWasm::Batches,
-            |purgatory, id| purgatory.held.prefetch(id),
+            Memory::Cold,
+            |purgatory, id| purgatory.held.touch(id),
             |purgatory, id| completed += usize::from(purgatory.force_complete(id, hooks)),
         );
         completed

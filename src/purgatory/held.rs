@@ -153,18 +153,18 @@ impl<O> Slab<O> {
         entry.held.as_mut()
     }
 
-    /// Asks for `id`'s slot, which the caller will read soon (see [`crate::prefetch`]).
+    /// Asks for `id`'s slot, which the caller will read soon ([`crate::prefetch::touch`]).
     #[inline(always)]
-    pub fn prefetch(&self, id: OpId) {
+    pub fn touch(&self, id: OpId) {
         if let Some(slot) = hot::get(&self.slots, id.slot as usize) {
             crate::prefetch::touch(slot);
         }
     }
 
-    /// `prefetch`, and also the copy of the slot's generation, which a `release` writes.
+    /// `touch`, and also the copy of the slot's generation, which a `release` writes.
     #[inline(always)]
-    pub fn prefetch_for_release(&self, id: OpId) {
-        self.prefetch(id);
+    pub fn touch_for_release(&self, id: OpId) {
+        self.touch(id);
         if let Some(generation) = hot::get(&self.generations, id.slot as usize) {
             crate::prefetch::touch(generation);
         }

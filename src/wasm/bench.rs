@@ -24,15 +24,11 @@ impl PurgatoryWorkload {
         }
     }
 
-    /// Replays the schedule once: `completed expired pending_sum pending_max steady_ms phases
-    /// E A C`, the last three the ms of the replay's phases (`workload::PHASES`).
+    /// Replays the schedule once: its outcome and phases (`workload::Outcome::line`).
     pub fn run(&self) -> String {
         let mut store = crate::workload::CratePurgatory::new();
-        let (o, [e, a, c]) = crate::workload::replay_timed(&self.schedule, &mut store, now_ms);
-        format!(
-            "{} {} {} {} {} phases {e:.1} {a:.1} {c:.1}",
-            o.completed, o.expired, o.pending_sum, o.pending_max, o.steady_ms
-        )
+        let (outcome, phases) = crate::workload::replay_timed(&self.schedule, &mut store, now_ms);
+        outcome.line(phases)
     }
 }
 

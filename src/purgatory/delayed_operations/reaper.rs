@@ -5,7 +5,7 @@
 use std::hash::Hash;
 
 use super::{held_mut, note_garbage, Completion, Hooks, OpId, Purgatory, Timeout};
-use crate::prefetch::InWasm;
+use crate::prefetch::Memory;
 use crate::timer::{EntryStore, Fired};
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
@@ -125,8 +125,8 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
             &garbage,
             PURGE_PREFETCH_DISTANCE,
             // Most of the garbage completed moments ago: in wasm its slots are still cached.
-            InWasm::Plain,
-            |purgatory, id| purgatory.held.prefetch_for_release(id),
+            Memory::Cached,
+            |purgatory, id| purgatory.held.touch_for_release(id),
             |purgatory, id| {
                 // Not held any more if walks have taken it off all its lists since.
                 if let Some(held) = purgatory.held.get(id).filter(|h| h.completed) {
