@@ -78,5 +78,18 @@ export default async function a11ySpec(ctx) {
   const width = await phone.page.evaluate(() => document.scrollingElement.scrollWidth);
   ctx.assert(width <= 390, `no horizontal overflow at 390 px: scrollWidth ${width}`);
   await ctx.screenshot(phone.page, 'a11y-phone-390', { fullPage: false });
+  // A panel's "?" far down the page: the bar is not kept on screen here, so the legend opens under
+  // that button, its section on screen (under the bar it opened out of sight).
+  const help = phone.page.locator('.panel.wheel .help');
+  await help.scrollIntoViewIfNeeded();
+  await phone.page.evaluate(() => scrollBy(0, 300));
+  await help.click();
+  const legend = await onPlayground(phone.page, (el) => {
+    const r = el.shadowRoot.querySelector('[data-section="wheel"]').getBoundingClientRect();
+    const b = el.shadowRoot.querySelector('.panel.wheel .help').getBoundingClientRect();
+    return { section: Math.round(r.top), help: Math.round(b.bottom), height: innerHeight };
+  });
+  ctx.assert(legend.section > 0 && legend.section < legend.height - 200 && legend.section >= legend.help, `on a phone the wheel's "?" opens the legend at its section, on screen under the button: ${JSON.stringify(legend)}`);
+  await ctx.screenshot(phone.page, 'a11y-phone-legend', { fullPage: false });
   ctx.assertNoErrors(phone.errors, 'index.html at 390 px');
 }

@@ -128,6 +128,12 @@ export default async function embedSpec(ctx) {
   }
   ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
   ctx.assert(problems.some((p) => /"bogus" is not a view .*; showing cluster\.$/.test(p)), `and the message says so (not "using the default"): ${problems.join(' | ')}`);
+  // A figure nothing can start (no controls, no timeline, no autoplay) is pointed out too.
+  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="frozen" views="cluster" controls="none"></purgatory-playground>'));
+  await page.waitForSelector('#frozen[ready]', { state: 'attached', timeout: 20000 });
+  const frozen = await page.$$eval('#frozen >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
+  ctx.assert(frozen.length === 1 && /leaves nothing that starts the run; add autoplay\.$/.test(frozen[0]), `a figure that cannot start says so: ${frozen}`);
+  await page.evaluate(() => document.getElementById('frozen').remove());
   await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="nostory" story></purgatory-playground>'));
   await page.waitForSelector('#nostory[ready]', { state: 'attached', timeout: 20000 });
   const noStory = await page.$$eval('#nostory >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));

@@ -125,6 +125,9 @@ export default async function pageSpec(ctx) {
   ctx.assert(blank.length === 0, `no blank legend swatch: ${JSON.stringify(blank)}`);
   const chips = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[data-testid="legend"] .op')].map((n) => getComputedStyle(n).borderTopWidth));
   ctx.assert(chips.length === 2 && chips.every((w) => w !== '0px'), `the watch-list chips look as on the panel: ${chips}`);
+  const marks = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[data-testid="legend"] :is(.outcome, .step.current)')]
+    .map((n) => (n.classList.contains('outcome') ? getComputedStyle(n).borderLeftWidth : getComputedStyle(n).backgroundColor)));
+  ctx.assert(marks.length === 7 && marks.every((v) => v !== '0px' && v !== 'rgba(0, 0, 0, 0)'), `the outcomes and the current step are marked as on their panels: ${marks}`);
   await page.keyboard.press('Escape');
   // A panel's "?" opens the legend at that panel's section, without moving the page (it used to
   // open and close at once).

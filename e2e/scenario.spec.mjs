@@ -45,6 +45,17 @@ export default async function scenarioSpec(ctx) {
   });
   ctx.assert(idle.length === 2 && idle.every((t) => /×\d+$/.test(t)) && idle.some((t) => /replica 1 /.test(t)) && idle.some((t) => /replica 2 /.test(t)),
     `after the resume, each follower's idle fetches are one line with a count: ${JSON.stringify(idle)}`);
+  // Long after, the log is past its bound: it has dropped idle lines first, says how many, and
+  // still tells p1's story (its lines used to go with the oldest idle ones, uncounted).
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app.history.dropped > 0, null, { timeout: 60000 });
+  await page.click('[data-testid="play"]');
+  const log = await onPlayground(page, async (el) => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return [...el.shadowRoot.querySelectorAll('.log-lines li')].map((li) => li.textContent);
+  });
+  ctx.assert(/^[\d,]+ older events not kept/.test(log[0]) && log.some((t) => /p1 answered after 30,000 ms/.test(t)),
+    `past its bound the log counts what it dropped and keeps p1's answer: ${JSON.stringify(log.slice(0, 3))} … ${log.find((t) => /p1 /.test(t))}`);
 
   // A scenario the module imports on demand (a chunk beside it in dist/): it opens like the rest.
   await page.goto(`${ctx.baseURL}?scenario=s15-purge-after-1001-expired`, { waitUntil: 'load' });

@@ -147,6 +147,8 @@ export default async function timeTravel(ctx) {
   const reopened = await onPlayground(page2, (el) => ({ at: el.nowMs, actions: el.app.sim.actions().filter((a) => a.by_user).length }));
   ctx.assert(reopened.at === await nowMs(page), `the file reopens at its instant: ${JSON.stringify(reopened)} vs ${await nowMs(page)}`);
   ctx.assert(reopened.actions >= 1, `with the resume the learner made: ${JSON.stringify(reopened)}`);
+  const picked = await onPlayground(page2, (el) => { const s = el.shadowRoot.querySelector('.scenario-pick'); return s.options[s.selectedIndex].textContent; });
+  ctx.assert(/^S02 · .*, with your actions \(from .+\)$/.test(picked), `the picker says the file is S02 with the learner's actions, not S02 itself: ${picked}`);
   ctx.assert(await onPlayground(page2, (el) => el.exportSession()) === text, 'export and import round-trip to the same bytes');
   // A file that is not a session: a clear message, nothing changed.
   await page2.click('[data-menu="share"]').catch(() => {});

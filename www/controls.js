@@ -373,7 +373,14 @@ export class Controls {
     if (!panel) return;
     this.closeMenus();
     panel.hidden = false;
+    // From a panel's "?" while the bar is not kept on screen (a phone, an embed), the legend
+    // opens under that button: under the bar it would be out of sight, above the panel. On the
+    // page, the page then moves as little as shows it whole (an embed's menu fits its box).
+    const bar = this.app.root.querySelector('.top');
+    const underButton = button && !bar.contains(button) && getComputedStyle(bar).position !== 'sticky';
+    if (underButton) panel.style.top = `${Math.round(button.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 4)}px`;
     this.fitMenu(panel);
+    if (underButton && this.app.opts.layout === 'page') panel.scrollIntoView({ block: 'nearest' });
     button?.setAttribute('aria-expanded', 'true');
     const target = panel.querySelector(`[data-section="${section}"]`);
     // The section at the top of the menu, which scrolls inside itself: the page stays where the
@@ -395,7 +402,10 @@ export class Controls {
   }
 
   closeMenus({ refocus = false } = {}) {
-    for (const m of this.app.root.querySelectorAll('.menu')) m.hidden = true;
+    for (const m of this.app.root.querySelectorAll('.menu')) {
+      m.hidden = true;
+      m.style.top = ''; // under the bar again (see openLegend)
+    }
     const opened = [...this.app.root.querySelectorAll('[data-menu][aria-expanded="true"], [data-legend][aria-expanded="true"]')];
     for (const b of opened) b.setAttribute('aria-expanded', 'false');
     if (refocus) opened[0]?.focus();
@@ -413,11 +423,15 @@ export class Controls {
     if (sel) sel.innerHTML = app.sim.setup().topics.map((t) => `<option>${esc(t.name)}</option>`).join('');
     const pick = this.$('.scenario-pick');
     if (pick) {
-      // A session from a link, a file or a scenario text is named for what it is, not "Live".
+      // A session from a link, a file or a scenario text is named for what it is, not "Live",
+      // nor the curated scenario it began as once it holds actions of the person's own.
       pick.querySelector('option.opened')?.remove();
       const curated = app.curatedName;
-      if (!curated && app.source?.live == null) {
-        const what = app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
+      const opened = app.source?.live == null && app.source?.curated == null;
+      const own = opened && curated && app.sim.actions().some((a) => a.by_user);
+      if (opened && (!curated || own)) {
+        const scenario = curated && pick.querySelector(`option[value="${CSS.escape(curated)}"]`)?.textContent;
+        const what = scenario ? `${scenario}, with your actions` : app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
         pick.insertAdjacentHTML('afterbegin', `<option class="opened" value="" disabled>${esc(what)} (from ${esc(app.source?.label ?? 'a file')})</option>`);
         pick.selectedIndex = 0;
       } else pick.value = curated ?? '';

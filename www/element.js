@@ -61,6 +61,9 @@ function parseOptions(el) {
   if (!THEMES.includes(theme)) bad(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
   const height = el.getAttribute('height');
   if (height != null && !CSS_LENGTH.test(height)) bad(`height="${height}" is not a length such as 480px or 30rem`);
+  if (controls === 'none' && !views.includes('timeline') && !['autoplay', 'story'].some((a) => el.hasAttribute(a))) {
+    bad('controls="none" without autoplay, story or the timeline view leaves nothing that starts the run', 'add autoplay');
+  }
   return {
     problems,
     opts: {

@@ -53,7 +53,19 @@ export class EventHistory {
       const it = this.byId.keys();
       for (let n = this.byId.size - MAX_BY_ID; n > 0; n--) this.byId.delete(it.next().value);
     }
-    if (this.lines.length > MAX_LINES) this.lines.splice(0, this.lines.length - MAX_LINES);
+    if (this.lines.length > MAX_LINES) this.trim();
+  }
+
+  /**
+   * Keeps the log to its bound: the oldest idle lines go first (fetches and held HWs that changed
+   * nothing, which fold into counts anyway), then, if that is not enough, the oldest lines; each
+   * one dropped is counted, and the log says so. Trimmed to nine tenths, so not on every batch.
+   */
+  trim() {
+    let excess = this.lines.length - Math.floor(MAX_LINES * 0.9);
+    this.dropped += excess;
+    const kept = this.lines.filter((l) => !(l.fold && excess > 0 && excess--));
+    this.lines = excess > 0 ? kept.slice(excess) : kept;
   }
 
   /** Follows request `id`, starting from its story so far (`events`, from the model). */

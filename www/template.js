@@ -15,7 +15,7 @@ const PANELS = {
   wheel: ['Timing wheel', 'Where each waiting request’s timeout sits: 1 ms buckets, and coarser levels for later deadlines.'],
   codepath: ['Code path', 'One request through the broker’s code, step by step, with the values that decided each step.'],
   responses: ['Responses', 'What each producer got back, and when.'],
-  log: ['Event log', 'Everything that happened, newest last, in the words of Kafka’s source.'],
+  log: ['Event log', 'What happened, newest last, in the words of Kafka’s source (idle repeats folded; past 3,000 lines the oldest go, idle ones first).'],
   metrics: ['Metrics', 'The purgatory’s gauges at every change, and the produce latency by acks.'],
 };
 

@@ -34,11 +34,13 @@ function visible(lines, filter) {
   return out.reverse();
 }
 
+/** One line: its (latest) time in the narrow first column, then what happened, in one cell. */
 function row({ line: l, times, since }) {
-  const when = times > 1 ? `${fmt(since)}–${fmt(l.at)} ms` : `${fmt(l.at)} ms`;
   const body = l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text);
-  const count = times > 1 ? ` <span class="times" title="the same event ${times} times in a quiet stretch (only idle events between), nothing else changing">×${times}</span>` : '';
-  return `<li class="${l.cat}"><span class="t">${when}</span> ${body}${count}</li>`;
+  const count = times > 1
+    ? ` <span class="times" title="the same event ${times} times from ${fmt(since)} to ${fmt(l.at)} ms, only idle events between">since ${fmt(since)} ms ×${times}</span>`
+    : '';
+  return `<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span><span>${body}${count}</span></li>`;
 }
 
 export function renderEventLog(el, history, filter) {
@@ -55,7 +57,7 @@ export function renderEventLog(el, history, filter) {
     list._pinned = true;
     list.addEventListener('scroll', () => { list._pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
   }
-  const dropped = history.dropped ? `<li class="muted">${fmt(history.dropped)} earlier events not kept</li>` : '';
+  const dropped = history.dropped ? `<li class="muted">${fmt(history.dropped)} older events not kept (idle ones first)</li>` : '';
   const changed = patch(list, (dropped + shown.map(row).join('')) || '<li class="muted">No events match.</li>');
   if (changed && list._pinned) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }
