@@ -36,6 +36,12 @@ export default async function storySpec(ctx) {
       }));
       ctx.assert(seen.some((x) => x.what === `panel-${steps[i].look_at}` && x.visible), `step ${i + 1} marks its panel (${steps[i].look_at}) on screen: ${JSON.stringify(seen)}`);
       if (steps[i].target) ctx.assert(seen.some((x) => x.what === steps[i].target && x.visible), `and its element ${steps[i].target}: ${JSON.stringify(seen)}`);
+      // The timeline stays in view under the bar, so the playhead is seen at the caption's instant.
+      const head = await onPlayground(page, (el) => {
+        const r = el.shadowRoot.querySelector('.tl-head').getBoundingClientRect();
+        return { top: Math.round(r.top), bar: Math.round(el.shadowRoot.querySelector('.top').getBoundingClientRect().bottom) };
+      });
+      ctx.assert(head.top >= head.bar - 1, `step ${i + 1}: the timeline's playhead is on screen below the bar: ${JSON.stringify(head)}`);
     }
     ctx.log(`step ${i + 1} at ${at} ms reached in ${Date.now() - t0} ms wall`);
     if (i === 3) await ctx.screenshot(page, 'story-step-4', { fullPage: false });

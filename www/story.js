@@ -222,11 +222,16 @@ export class Story {
       return;
     }
     const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
-    const bar = root.querySelector('.top');
-    const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0;
-    this.box.style.top = `${barHeight}px`;
+    // What stays on screen above the caption: the bar and (the full page) the timeline, when
+    // they are sticky at this width.
+    const sticky = (el) => (el && getComputedStyle(el).position === 'sticky' ? el.offsetHeight : 0);
+    const barHeight = sticky(root.querySelector('.top'));
+    const timeline = root.querySelector('.timeline-wrap');
+    const timelineHeight = sticky(timeline);
+    if (timelineHeight) timeline.style.top = `${barHeight}px`;
+    this.box.style.top = `${barHeight + timelineHeight}px`;
     const shown = target ?? panel;
-    const above = barHeight + this.box.offsetHeight + 8; // below the caption
+    const above = barHeight + timelineHeight + this.box.offsetHeight + 8; // below the caption
     if (page) {
       shown.style.scrollMarginTop = `${above}px`;
       shown.style.scrollMarginBottom = '24px'; // and not on the screen's bottom edge
