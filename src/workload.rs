@@ -191,9 +191,9 @@ pub fn replay_timed<S: Store>(
     let mut next = 0usize;
     let last_arrival_ms = u64::from(*s.arrive_ms.last().unwrap());
     for t in 0..=s.end_ms {
-        let start = now_ms();
+        let started = now_ms();
         store.advance_clock(t);
-        let expired = now_ms();
+        let after_expiry = now_ms();
         while hot::get(&s.arrive_ms, next).is_some_and(|&at_ms| u64::from(at_ms) == t) {
             let completes_at_ms = *at(&s.completes_at_ms, next);
             let handle = store.arrive(next as u32, u64::from(completes_at_ms), t);
@@ -202,13 +202,13 @@ pub fn replay_timed<S: Store>(
             }
             next += 1;
         }
-        let arrived = now_ms();
+        let after_arrivals = now_ms();
         let due = at_mut(&mut queue, t as usize % ring);
         store.complete(due, t);
         due.clear();
-        phases[0] += expired - start;
-        phases[1] += arrived - expired;
-        phases[2] += now_ms() - arrived;
+        phases[0] += after_expiry - started;
+        phases[1] += after_arrivals - after_expiry;
+        phases[2] += now_ms() - after_arrivals;
         if (STEADY_FROM_MS..=last_arrival_ms).contains(&t) {
             let (completed, expired) = store.outcome();
             let pending = next as u64 - completed - expired;
