@@ -49,6 +49,13 @@ export default async function pageSpec(ctx) {
   ctx.assert((await page.textContent('[data-testid="num-delayed-operations"]')) === '0', 'nothing waiting after the timeout');
   const path3 = await page.textContent('[data-testid="panel-codepath"]');
   ctx.assert(/onExpiration/.test(path3) && /timer fired/.test(path3) && !/every partition done/.test(path3), `code path says p2's timer fired: ${path3}`);
+  // Both followers stay paused until the ISR shrinks to the leader alone, below the page's
+  // min.insync.replicas of 2: the partition says its HW is frozen (Kafka 3.7+), which no event does.
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="isr-t-0"]')?.textContent === '{0}', null, { timeout: 30000 });
+  await page.click('[data-testid="play"]');
+  const frozen = await page.textContent('[data-testid="under-min-isr"]');
+  ctx.assert(/under min ISR \(1 < 2\): HW frozen/.test(frozen) && (await page.textContent('[data-testid="hw-t-0"]')) === '10', `an ISR of {0} under min ISR 2 is said to freeze the HW (at 10): ${frozen}`);
 
   // acks=1: answered at once, at the leader append.
   await page.selectOption('[data-testid="acks"]', '1');

@@ -81,6 +81,8 @@ export class PlaygroundApp {
     this.root.querySelector('.pp').dataset.live = String(source.live != null);
     this.ended = false;
     this.complete = false;
+    /** The session's min.insync.replicas, which the cluster view compares each ISR with. */
+    this.minIsr = this.guard(() => this.sim.setup().config.min_insync_replicas) ?? 1;
     this.history.reset();
     this.wheelChanges.reset();
     this.snap = null;
@@ -508,7 +510,7 @@ export class PlaygroundApp {
 
   drawCluster(fraction) {
     if (!this.has('cluster') || !this.snap) return;
-    renderCluster(this.$('.panel.cluster'), this.snap, this.snap.now_ms + fraction, this.selected);
+    renderCluster(this.$('.panel.cluster'), this.snap, this.snap.now_ms + fraction, this.minIsr);
   }
 
   drawPanels(snap) {

@@ -17,6 +17,7 @@ const SECTIONS = [
     item('<span class="badge isr">ISR</span><span class="badge out">out of ISR</span>', 'whether the replica is in the committed in-sync replica set. acks=all waits for the HW, which counts the maximal ISR: a replica being added counts at once, one being removed until the commit'),
     item('<span class="badge fetching">fetching</span><span class="badge paused">paused</span><span class="badge crashed">crashed</span><span class="badge fenced">fenced</span>', 'a broker’s state: paused means alive and heart-beating but not fetching; fenced means the controller gave up on it'),
     item('<span class="pending">shrink pending</span>', 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet'),
+    item('<span class="pending">under min ISR: HW frozen</span>', 'the committed ISR is smaller than min.insync.replicas (capped at the replica count): since Kafka 3.7 the HW does not move until it grows again, even when every ISR replica has the records'),
     item('<span class="msg fetch"><span class="dot"></span></span>', 'a follower’s fetch on its way to the leader'),
     item('<span class="msg fetch_response"><span class="dot"></span></span>', 'the leader’s fetch response (records, and its HW) on its way back'),
     item('<span class="msg metadata"><span class="dot"></span></span>', 'a controller decision (new ISR, new leader) reaching a broker; an AlterPartition on its way'),

@@ -25,7 +25,18 @@ function logCells(r, hw) {
   return html;
 }
 
-function partitionBlock(tp, replicas, snap, brokerById) {
+/**
+ * Kafka 3.7+ (KAFKA-15583): while the committed ISR is smaller than min.insync.replicas (capped at
+ * the replica count), maybeIncrementLeaderHW does nothing: the HW stays where it is even when
+ * every ISR replica has the records. Said on the partition, since no event marks it.
+ */
+function underMinIsr(leader, replicaCount, minIsr) {
+  const effective = Math.min(minIsr, replicaCount);
+  if (leader.isr.length >= effective) return '';
+  return ` <span class="pending" data-testid="under-min-isr" title="Kafka 3.7+: the HW does not move while the committed ISR has fewer than min.insync.replicas (${minIsr}, capped at the ${replicaCount} replicas) members">under min ISR (${leader.isr.length} &lt; ${effective}): HW frozen</span>`;
+}
+
+function partitionBlock(tp, replicas, snap, brokerById, minIsr) {
   const leader = replicas.find((r) => r.is_leader && brokerById.get(r.broker).running);
   const ctrl = snap.controller.partitions.find((c) => c.tp === tp);
   const hw = leader ? leader.high_watermark : null;
@@ -50,7 +61,7 @@ function partitionBlock(tp, replicas, snap, brokerById) {
   return `<section class="partition" aria-label="partition ${esc(tp)}" data-story="hw-${esc(topic)}-${part}">
     <h3>${esc(tp)} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? 'none')}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b></span>
       <span class="kv">HW <b data-testid="hw-${esc(topic)}-${part}">${hw ?? '-'}</b></span>
-      <span class="kv">ISR <b data-testid="isr-${esc(topic)}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader) : ''}</span>
+      <span class="kv">ISR <b data-testid="isr-${esc(topic)}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader) : ''}${leader ? underMinIsr(leader, replicas.length, minIsr) : ''}</span>
       ${leader ? `<span class="kv" title="Kafka's maximalIsr: what the HW is computed with">maximal ISR ${set(leader.maximal_isr)}</span>` : ''}</h3>
     ${rows}
   </section>`;
@@ -104,7 +115,8 @@ function network(snap, now, n) {
   return `<div class="lanes"><div class="lane-labels">${labels}</div>${rows}</div>${more}`;
 }
 
-export function renderCluster(el, snap, nowFrac) {
+/** `minIsr`: the cluster's min.insync.replicas (its partitions say when they are under it). */
+export function renderCluster(el, snap, nowFrac, minIsr = 1) {
   if (!el) return;
   const brokerById = new Map(snap.brokers.map((b) => [b.id, b]));
   const byTp = new Map();
@@ -118,7 +130,7 @@ export function renderCluster(el, snap, nowFrac) {
   const entries = [...byTp.entries()].map(([tp, list]) => [tp, order(list)]);
   const parts = entries.length > DETAILED_PARTITIONS
     ? partitionTable(entries.map(([tp, list]) => [tp, list.map((r) => ({ ...r, running: brokerById.get(r.broker).running }))]), snap)
-    : entries.map(([tp, list]) => partitionBlock(tp, list, snap, brokerById)).join('');
+    : entries.map(([tp, list]) => partitionBlock(tp, list, snap, brokerById, minIsr)).join('');
   patch(el.querySelector('.brokers'), snap.brokers.map((b) => brokerCard(b, snap)).join(''));
   patch(el.querySelector('.partitions'), parts);
   patch(el.querySelector('.network'), network(snap, nowFrac, snap.brokers.length));
