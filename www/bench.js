@@ -215,7 +215,7 @@ async function viewCosts(app) {
   const sel = app.selected;
   const panel = (name) => app.$(`.panel.${name}`);
   const draws = {
-    cluster: () => cluster.renderCluster(panel('cluster'), snap, snap.now_ms, sel),
+    cluster: () => cluster.renderCluster(panel('cluster'), snap, snap.now_ms, app.minIsr),
     purgatory: () => purgatory.renderPurgatory(panel('purgatory'), snap, sel),
     wheel: () => wheel.renderWheel(panel('wheel'), snap, app.history.selectedOps(sel), app.wheelChanges.list, sel),
     codepath: () => codepath.renderCodePath(panel('codepath'), app.history.trackOf(sel), app.history, snap.now_ms),

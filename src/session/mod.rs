@@ -330,6 +330,7 @@ impl Session {
             let told = self.story.iter().filter(|s| s.at_ms <= run_until_ms);
             told.cloned().collect()
         };
+        let story_open = story_open && !story.is_empty();
         Scenario {
             name: self.name.clone(),
             seed: sim.seed(),
@@ -337,10 +338,7 @@ impl Session {
             topics: sim.topics().to_vec(),
             actions: self.actions.iter().map(|a| a.action.clone()).collect(),
             run_until_ms,
-            // The guided story tells the scenario's own run: it goes with the file while no action
-            // of the person's own has changed that run, and as far as the file's run goes (a
-            // scenario continued live may be saved before its story's last caption).
-            story: story.clone(),
+            story,
             session: Some(SessionInfo {
                 at_ms: self.now_ms(),
                 // Only an id the file has: `select` takes any string, and a fork or an undo can
@@ -352,7 +350,7 @@ impl Session {
                     .collect(),
                 scenario: self.curated.clone(),
                 live: self.live,
-                story_open: story_open && !story.is_empty(),
+                story_open,
             }),
         }
     }
