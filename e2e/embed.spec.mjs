@@ -6,7 +6,7 @@
 // article reads at 320 px with no horizontal overflow; the self-contained file opens from file://.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT, playgroundsReady, onPlayground, nowMs } from './lib.mjs';
+import { REPO_ROOT, playgroundsReady, onPlayground, nowMs, addElements } from './lib.mjs';
 
 const HOSTILE = '* { font: 30px serif !important; box-sizing: content-box } button { display: none }';
 const count = (page) => page.evaluate(() => document.querySelectorAll('purgatory-playground').length);
@@ -34,7 +34,9 @@ export default async function embedSpec(ctx) {
 
   // Hostile host CSS: nothing inside changes; the element's own rules do not reach the host page.
   await page.addStyleTag({ content: HOSTILE });
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('afterbegin', '<div id="probe" class="pp panel bar story"><button class="primary play">probe</button></div>'));
+  await addElements(page, 'main', 'afterbegin', [['div', { id: 'probe', class: 'pp panel bar story' }]]);
+  await addElements(page, '#probe', 'beforeend', [['button', { class: 'primary play' }]]);
+  await page.evaluate(() => { document.querySelector('#probe button').textContent = 'probe'; });
   const styles = await onPlayground(page, (el) => {
     const play = el.shadowRoot.querySelector('[data-testid="play"]');
     const cs = getComputedStyle(play);
@@ -117,8 +119,7 @@ export default async function embedSpec(ctx) {
   ctx.assert(cleared.wrong === 1 && cleared.fixed === 0, `a fixed scenario attribute clears its message: ${JSON.stringify(cleared)}`);
 
   // Bad attributes: an inline message naming each, a console warning, and the element still works.
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',
-    '<purgatory-playground id="bad" views="cluster,bogus" speed="fast" theme="neon" controls="some" height="tall"></purgatory-playground>'));
+  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'bad', views: 'cluster,bogus', speed: 'fast', theme: 'neon', controls: 'some', height: 'tall' }]]);
   await page.waitForSelector('#bad[ready]', { state: 'attached', timeout: 20000 });
   const problems = await page.$$eval('#bad >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
   ctx.log(problems.join(' | '));
@@ -129,12 +130,12 @@ export default async function embedSpec(ctx) {
   ctx.assert(await page.$('#bad >> [data-testid="panel-cluster"]'), 'the known view is still shown');
   ctx.assert(problems.some((p) => /"bogus" is not a view .*; showing cluster\.$/.test(p)), `and the message says so (not "using the default"): ${problems.join(' | ')}`);
   // A figure nothing can start (no controls, no timeline, no autoplay) is pointed out too.
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="frozen" views="cluster" controls="none"></purgatory-playground>'));
+  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'frozen', views: 'cluster', controls: 'none' }]]);
   await page.waitForSelector('#frozen[ready]', { state: 'attached', timeout: 20000 });
   const frozen = await page.$$eval('#frozen >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
   ctx.assert(frozen.length === 1 && /leaves nothing that starts the run; add autoplay\.$/.test(frozen[0]), `a figure that cannot start says so: ${frozen}`);
   await page.evaluate(() => document.getElementById('frozen').remove());
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<purgatory-playground id="nostory" story></purgatory-playground>'));
+  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'nostory', story: true }]]);
   await page.waitForSelector('#nostory[ready]', { state: 'attached', timeout: 20000 });
   const noStory = await page.$$eval('#nostory >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
   ctx.assert(noStory.some((p) => p.includes('no guided story')), `story on a session without one is reported: ${noStory}`);
@@ -145,8 +146,7 @@ export default async function embedSpec(ctx) {
   // A short embed of fixed height with the story: the caption stays on top of the embed's own
   // box, which scrolls to what each caption points at (it stayed at its top, the panels out of
   // sight below); the page around it does not move.
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('afterbegin',
-    '<purgatory-playground id="short" scenario="s03-stalled-follower-completes-at-isr-shrink" height="260px" story></purgatory-playground>'));
+  await addElements(page, 'main', 'afterbegin', [['purgatory-playground', { id: 'short', scenario: 's03-stalled-follower-completes-at-isr-shrink', height: '260px', story: true }]]);
   await page.waitForSelector('#short[ready]', { state: 'attached', timeout: 20000 });
   await page.evaluate(() => scrollTo(0, 0));
   await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls at once, nothing to wait out
@@ -177,8 +177,9 @@ export default async function embedSpec(ctx) {
 
   // `loop`: at its end the scenario starts again, playing, and ends again.
   const ends = page.evaluate(() => new Promise((resolve) => {
-    document.querySelector('main').insertAdjacentHTML('afterbegin', '<purgatory-playground id="looping" scenario="s01-happy-path" views="timeline" loop autoplay speed="100000"></purgatory-playground>');
-    const el = document.getElementById('looping');
+    const el = document.createElement('purgatory-playground');
+    for (const [k, v] of Object.entries({ id: 'looping', scenario: 's01-happy-path', views: 'timeline', loop: '', autoplay: '', speed: '100000' })) el.setAttribute(k, v);
+    document.querySelector('main').prepend(el);
     el.scrollIntoView(); // a clock runs only on screen
     let n = 0;
     el.addEventListener('end', () => { n += 1; if (n === 2) resolve(n); });
@@ -187,8 +188,7 @@ export default async function embedSpec(ctx) {
   await page.evaluate(() => document.getElementById('looping').remove());
 
   // Off screen, the clock stops; back on screen, it resumes where it was.
-  await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend',
-    '<div style="height:2000px"></div><purgatory-playground id="live" autoplay speed="50"></purgatory-playground><div style="height:2000px"></div>'));
+  await addElements(page, 'main', 'beforeend', [['div', { style: 'height:2000px' }], ['purgatory-playground', { id: 'live', autoplay: true, speed: '50' }], ['div', { style: 'height:2000px' }]]);
   await page.waitForSelector('#live[ready]', { state: 'attached', timeout: 20000 });
   const liveIndex = (await count(page)) - 1;
   await page.locator('#live').scrollIntoViewIfNeeded();

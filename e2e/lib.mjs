@@ -139,11 +139,28 @@ export async function playgroundsReady(page, count = 1, timeout = 30000) {
  * `el.shadowRoot` reaches its markup). Playwright's CSS selectors pierce shadow roots already.
  */
 export function onPlayground(page, fn, arg = null, index = 0) {
-  return page.evaluate(([src, a, i]) => {
-    const el = document.querySelectorAll('purgatory-playground')[i];
-    // eslint-disable-next-line no-new-func
-    return new Function('el', 'arg', `return (${src})(el, arg);`)(el, a);
-  }, [fn.toString(), arg, index]);
+  // One expression, evaluated by the debugger protocol as Playwright evaluates any function: no
+  // eval or new Function inside the page, which the pages' CSP refuses.
+  return page.evaluate(`(${fn.toString()})(document.querySelectorAll('purgatory-playground')[${Number(index)}], ${JSON.stringify(arg)})`);
+}
+
+/**
+ * Adds elements to the host page, as an author's script would, built node by node: the pages'
+ * CSP enforces Trusted Types, so markup text cannot be written into them. `elements` is a list of
+ * `[tag, {attribute: value}]` (a `true` value: an attribute without a value), put at `where`
+ * ('afterbegin' or 'beforeend') of the first element matching `selector`.
+ */
+export function addElements(page, selector, where, elements) {
+  return page.evaluate(([sel, at, list]) => {
+    const nodes = list.map(([tag, attrs]) => {
+      const el = document.createElement(tag);
+      for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value === true ? '' : value);
+      return el;
+    });
+    const parent = document.querySelector(sel);
+    if (at === 'afterbegin') parent.prepend(...nodes);
+    else parent.append(...nodes);
+  }, [selector, where, elements]);
 }
 
 /** The simulated time a playground shows. */

@@ -15,6 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'no
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, deflateRawSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { cspMeta, standaloneCsp } from './csp.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -98,10 +100,13 @@ async function bundle(wasmSourceCode, { split }) {
 
 function standalonePage(script) {
   const safe = script.toString('utf8').replace(/<\/(script)/gi, '<\\/$1');
+  // The policy allows exactly this inline script, by the hash of its text as it stands in the page.
+  const hash = createHash('sha256').update(safe, 'utf8').digest('base64');
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${cspMeta(standaloneCsp(hash))}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Purgatory Playground: how Kafka answers acks=all</title>

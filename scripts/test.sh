@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test, stopping at the first failure: install what is missing, rustfmt check, native
-# tests (release), the wasm build (with wasm-opt) and the bundle, their size budgets, wasm tests in headless Chrome and Node, and the
+# tests (release), the wasm build (with wasm-opt) and the bundle, their size budgets, the page's
+# markup and CSP rules, wasm tests in headless Chrome and Node, and the
 # Playwright end-to-end specs against a server on a free port.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -51,6 +52,9 @@ stage native-tests cargo test --release
 stage wasm-build npm run build
 stage wasm-size scripts/check-wasm-size.sh
 stage bundle-size scripts/check-bundle-size.sh
+# The page's markup rules (html.js's tag, no other string sink in www/) and the shipped pages'
+# CSP (dist/ from the wasm-build stage).
+stage page-rules node --test tests/html.test.mjs tests/markup-lint.test.mjs tests/csp.test.mjs
 stage wasm-tests wasm_tests
 stage e2e npm run e2e
 

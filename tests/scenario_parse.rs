@@ -549,7 +549,7 @@ fn topics_are_well_formed_and_named_once() {
         "/topics/0/name",
         Some(json!("")),
         "topics[0].name",
-        "expected a non-empty string, found an empty string",
+        "expected a topic name: 1-249 characters of a-z A-Z 0-9 . _ - (Kafka's rule for topic names), not \".\" or \"..\", found an empty string",
     );
     assert_error(
         "/topics/0/partitions",
@@ -709,19 +709,19 @@ fn produce_fields() {
         "/actions/1/id",
         None,
         "actions[1].id",
-        "required field is missing; expected a non-empty string",
+        "required field is missing; expected a request id: 1-249 characters of a-z A-Z 0-9 . _ - (Kafka's rule for topic names), not \".\" or \"..\"",
     );
     assert_error(
         "/actions/1/id",
         Some(json!("")),
         "actions[1].id",
-        "expected a non-empty string, found an empty string",
+        "expected a request id: 1-249 characters of a-z A-Z 0-9 . _ - (Kafka's rule for topic names), not \".\" or \"..\", found an empty string",
     );
     assert_error(
         "/actions/1/id",
         Some(json!(1)),
         "actions[1].id",
-        "expected a non-empty string, found 1",
+        "expected a request id: 1-249 characters of a-z A-Z 0-9 . _ - (Kafka's rule for topic names), not \".\" or \"..\", found 1",
     );
     assert_error(
         "/actions/3/id",
@@ -856,6 +856,84 @@ fn elect_leader_fields() {
         None,
         "actions[2].partition",
         "required field is missing; expected an integer",
+    );
+}
+
+/// Kafka's rule for topic names (`Topic.validate`), which request ids follow too: the names it
+/// refuses, each with the one line that says what is allowed, and the legal edges.
+#[test]
+fn topic_names_and_request_ids_follow_kafkas_name_rule() {
+    let rule =
+        "1-249 characters of a-z A-Z 0-9 . _ - (Kafka's rule for topic names), not \".\" or \"..\"";
+    let illegal = [
+        (
+            json!("<img src=x onerror=alert(1)>"),
+            "\"<img src=x onerror=alert(1)>\"",
+        ),
+        (json!("."), "\".\""),
+        (json!(".."), "\"..\""),
+        (json!("with space"), "\"with space\""),
+        (json!("ümlaut"), "\"ümlaut\""),
+        (json!("t\u{0}"), "\"t\\u0000\""),
+        (json!("a/b"), "\"a/b\""),
+    ];
+    for (pointer, path, what) in [
+        ("/topics/0/name", "topics[0].name", "a topic name"),
+        ("/actions/1/id", "actions[1].id", "a request id"),
+    ] {
+        for (value, shown) in &illegal {
+            assert_error(
+                pointer,
+                Some(value.clone()),
+                path,
+                &format!("expected {what}: {rule}, found {shown}"),
+            );
+        }
+        let too_long = "a".repeat(250);
+        let error = error_with(pointer, Some(json!(too_long)));
+        assert_eq!(error.path, path);
+        assert!(
+            error
+                .message
+                .starts_with(&format!("expected {what}: {rule}, found \"aaaa")),
+            "{}",
+            error.message
+        );
+    }
+    // The legal edges: 249 characters, every character of the alphabet, dots that are not just
+    // "." or "..".
+    for name in ["a".repeat(249), "Az09._-".into(), "...".into(), "-".into()] {
+        let mut document = base();
+        document["topics"][0]["name"] = json!(name);
+        document["actions"][2]["topic"] = json!(name);
+        document["actions"][1]["records"][0]["topic"] = json!(name);
+        document["actions"][3]["records"][0]["topic"] = json!(name);
+        document["actions"][1]["id"] = json!(name);
+        let scenario = Scenario::from_value(&document)
+            .unwrap_or_else(|e| panic!("{name:?} is a legal name: {e}"));
+        assert_eq!(scenario.topics[0].name, name);
+    }
+}
+
+/// A produce may name a topic no file could declare: it is answered as Kafka answers any topic
+/// its metadata lacks. `KafkaApis.handleProduceRequest` looks a partition up in the metadata cache
+/// before anything else and answers UNKNOWN_TOPIC_OR_PARTITION when it is not there; Kafka never
+/// checks the name itself on a produce (it does on a metadata request that would create the topic,
+/// answering INVALID_TOPIC_EXCEPTION, which a produce never does).
+#[test]
+fn a_produce_to_an_illegal_topic_name_is_answered_unknown_topic_or_partition() {
+    let mut document = base();
+    let hostile = "<img src=x onerror=alert(1)>";
+    document["actions"][1]["records"][0]["topic"] = json!(hostile);
+    let scenario = Scenario::from_value(&document).expect("a produce may name any topic");
+    let result = purgatory_playground::sim::run_scenario(&scenario, None).expect("runs");
+    let result = serde_json::to_value(&result).expect("serialises");
+    let p1 = &result["responses"][0];
+    assert_eq!(p1["id"], "p1");
+    assert_eq!(p1["responded_ms"], 10);
+    assert_eq!(
+        p1["partitions"],
+        json!([{ "topic": hostile, "partition": 0, "error": "UNKNOWN_TOPIC_OR_PARTITION", "base_offset": -1 }])
     );
 }
 

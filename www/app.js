@@ -18,7 +18,8 @@ import { renderCodePath } from './views/codepath.js';
 import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
-import { fmt, esc } from './views/dom.js';
+import { fmt } from './views/dom.js';
+import { html, render } from './html.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
 const SLOW_PANEL_MS = 120;
@@ -37,7 +38,7 @@ export class PlaygroundApp {
     this.host = host;
     this.root = root;
     this.opts = opts;
-    root.innerHTML = template(opts);
+    render(root, template(opts));
     this.$ = (sel) => root.querySelector(sel);
     this.has = (view) => opts.views.includes(view);
     this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => this.onFrame());
@@ -407,7 +408,7 @@ export class PlaygroundApp {
 
   narrate(line) {
     const el = this.$('.narration');
-    if (el) el.innerHTML = line.html;
+    if (el) render(el, line.html);
     const wall = performance.now();
     const sr = this.$('.live-sr');
     if (sr && wall - this.announcedAt >= ANNOUNCE_EVERY_MS) {
@@ -534,10 +535,7 @@ export class PlaygroundApp {
     const el = document.createElement('p');
     el.className = `notice ${kind}`;
     el.setAttribute('role', kind === 'bad' ? 'alert' : 'status');
-    el.innerHTML = `<span>${esc(text)}</span>`;
-    if (undo) el.insertAdjacentHTML('beforeend', ' <button type="button" data-testid="undo" class="undo">Undo</button>');
-    if (download) el.insertAdjacentHTML('beforeend', ' <button type="button" class="download-saved">Download the session</button>');
-    el.insertAdjacentHTML('beforeend', ' <button type="button" class="dismiss" aria-label="Dismiss">×</button>');
+    render(el, html`<span>${text}</span>${undo ? html` <button type="button" data-testid="undo" class="undo">Undo</button>` : null}${download ? html` <button type="button" class="download-saved">Download the session</button>` : null} <button type="button" class="dismiss" aria-label="Dismiss">×</button>`);
     el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.undo(); });
     el.querySelector('.download-saved')?.addEventListener('click', () => this.controls.download('purgatory-session.json', download));
     el.querySelector('.dismiss').addEventListener('click', () => el.remove());

@@ -5,7 +5,8 @@ import { SCENARIOS } from './scenarios.js';
 import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
-import { fmt, esc } from './views/dom.js';
+import { fmt } from './views/dom.js';
+import { html, render, renderAdjacent } from './html.js';
 
 const MAX_BURST = 5000;
 /** The longest HW stall a breakpoint can wait for (the model's limit: a 32-bit whole number). */
@@ -51,12 +52,13 @@ export class Controls {
     this.wireDrop();
     const pick = this.$('.scenario-pick');
     if (pick) {
-      pick.innerHTML = `<option value="">Live session (you drive)</option>
-        <optgroup label="The spec's scenarios">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(([n, about]) => `<option value="${n}" title="${esc(about)}">${esc(label(n, about))}</option>`).join('')}</optgroup>
-        <optgroup label="More stories">${SCENARIOS.filter(([n]) => !n.startsWith('s')).map(([n, about]) => `<option value="${n}" title="${esc(about)}">${esc(label(n, about))}</option>`).join('')}</optgroup>`;
+      const option = ([n, about]) => html`<option value="${n}" title="${about}">${label(n, about)}</option>`;
+      render(pick, html`<option value="">Live session (you drive)</option>
+        <optgroup label="The spec's scenarios">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(option)}</optgroup>
+        <optgroup label="More stories">${SCENARIOS.filter(([n]) => !n.startsWith('s')).map(option)}</optgroup>`);
     }
     const legend = this.$('[data-panel="legend"]');
-    if (legend) legend.innerHTML = legendHtml();
+    if (legend) render(legend, legendHtml());
   }
 
   wireKeys() {
@@ -181,7 +183,7 @@ export class Controls {
     el.className = 'notice confirm';
     el.setAttribute('role', 'alertdialog');
     el.setAttribute('aria-label', 'Start a new future?');
-    el.innerHTML = `<span>${esc(text)}</span> <button type="button" class="primary" data-testid="fork-confirm">Act here</button> <button type="button" data-testid="fork-cancel">Cancel</button> <label class="hint"><input type="checkbox" class="dont-ask"> don’t ask again</label>`;
+    render(el, html`<span>${text}</span> <button type="button" class="primary" data-testid="fork-confirm">Act here</button> <button type="button" data-testid="fork-cancel">Cancel</button> <label class="hint"><input type="checkbox" class="dont-ask"> don’t ask again</label>`);
     box.append(el);
     el.querySelector('[data-testid="fork-confirm"]').addEventListener('click', () => {
       if (el.querySelector('.dont-ask').checked) this.askFork = false;
@@ -351,7 +353,7 @@ export class Controls {
     const pick = this.$('[data-testid="speed"]');
     if (!pick) return;
     const value = String(this.app.clock.speed);
-    if (![...pick.options].some((o) => o.value === value)) pick.insertAdjacentHTML('beforeend', `<option value="${esc(value)}">${esc(value)}×</option>`);
+    if (![...pick.options].some((o) => o.value === value)) renderAdjacent(pick, 'beforeend', html`<option value="${value}">${value}×</option>`);
     pick.value = value;
   }
 
@@ -420,7 +422,7 @@ export class Controls {
   onOpen() {
     const app = this.app;
     const sel = app.$('.produce-form select[name=topic]');
-    if (sel) sel.innerHTML = app.sim.setup().topics.map((t) => `<option>${esc(t.name)}</option>`).join('');
+    if (sel) render(sel, html`${app.sim.setup().topics.map((t) => html`<option>${t.name}</option>`)}`);
     const pick = this.$('.scenario-pick');
     if (pick) {
       // A session from a link, a file or a scenario text is named for what it is, not "Live",
@@ -432,7 +434,7 @@ export class Controls {
       if (opened && (!curated || own)) {
         const scenario = curated && pick.querySelector(`option[value="${CSS.escape(curated)}"]`)?.textContent;
         const what = scenario ? `${scenario}, with your actions` : app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
-        pick.insertAdjacentHTML('afterbegin', `<option class="opened" value="" disabled>${esc(what)} (from ${esc(app.source?.label ?? 'a file')})</option>`);
+        renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${what} (from ${app.source?.label ?? 'a file'})</option>`);
         pick.selectedIndex = 0;
       } else pick.value = curated ?? '';
     }
@@ -486,7 +488,7 @@ export class Controls {
     el.dataset.testid = 'scenario-end';
     el.setAttribute('role', 'status');
     const horizon = this.app.sim.runUntilMs;
-    el.innerHTML = `<span>The scenario has reached its end (${fmt(horizon)} ms).</span> <button type="button" class="primary" data-end="restart">Restart it</button> <button type="button" data-end="live">Continue as a live session</button>`;
+    render(el, html`<span>The scenario has reached its end (${fmt(horizon)} ms).</span> <button type="button" class="primary" data-end="restart">Restart it</button> <button type="button" data-end="live">Continue as a live session</button>`);
     box.append(el);
   }
 

@@ -15,7 +15,8 @@ import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
-import { esc, fmt } from './views/dom.js';
+import { fmt } from './views/dom.js';
+import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 
 const SPEED_MAX = 100000;
@@ -156,7 +157,7 @@ export class PurgatoryPlayground extends HTMLElement {
     // Until the session is open the markup stays hidden behind one line: the browser neither lays
     // out nor paints empty views (a flash of empty panels, and main-thread time the model's first
     // frame waits for); `reveal` shows the views once, drawn.
-    this.shadow.innerHTML = `<style>${STYLE}</style><p class="pp-loading" role="status">Loading the broker model…</p><div class="host-root" hidden></div>`;
+    this.showOnly(html`<p class="pp-loading" role="status">Loading the broker model…</p><div class="host-root" hidden></div>`);
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     this.applyLight(problems);
     const restore = saved && { source: { text: saved.text, label: 'this session', scenario: saved.scenario }, at: saved.at, selected: saved.selected, play: false };
@@ -196,7 +197,7 @@ export class PurgatoryPlayground extends HTMLElement {
       this.shadow.querySelector('.pp').prepend(p);
       return p;
     })();
-    box.innerHTML = problems.map((m) => `<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${esc(m)}.</p>`).join('');
+    render(box, html`${problems.map((m) => html`<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${m}.</p>`)}`);
     this.reported ??= new Set();
     for (const m of problems) {
       if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}.`);
@@ -374,7 +375,18 @@ export class PurgatoryPlayground extends HTMLElement {
     console.error('<purgatory-playground> could not start:', e);
     const msg = String(e && e.message ? e.message : e);
     const hint = location.protocol === 'file:' ? ' Pages opened from file:// cannot fetch the .wasm: serve the folder over HTTP, or use the self-contained purgatory-playground.html.' : '';
-    this.shadow.innerHTML = `<style>${STYLE}</style><div class="pp"><p class="error fatal" role="alert" data-testid="start-error">The playground could not start: ${esc(msg)}.${esc(hint)}</p></div>`;
+    this.showOnly(html`<div class="pp"><p class="error fatal" role="alert" data-testid="start-error">The playground could not start: ${msg}.${hint}</p></div>`);
+  }
+
+  /**
+   * The shadow root's whole content: the stylesheet, then `markup`. The CSS is the text of a
+   * <style> made here, never markup (the html tag would escape it, and refuses <style> anyway).
+   */
+  showOnly(markup) {
+    render(this.shadow, markup);
+    const style = document.createElement('style');
+    style.textContent = STYLE;
+    this.shadow.prepend(style);
   }
 
   // ---- The JS API (README: "Embedding") --------------------------------------------------------

@@ -1,6 +1,7 @@
 // Turns the core's causal trace events into sentences a reader of Kafka's source recognises, and
 // follows `cause` links to say why a request completed or failed.
 
+import { html, join } from './html.js';
 import { fmt } from './views/dom.js';
 
 const list = (xs) => `{${xs.join(', ')}}`;
@@ -198,7 +199,8 @@ function plain(e, history, batch) {
 
 /**
  * The narration of a batch of events: the most telling events of its last notable instant, in
- * the order they happened, as `{html, text}`; null when nothing notable happened.
+ * the order they happened, as `{html, text}` (`html` markup made by the tag, its sentences
+ * escaped; `text` the same as plain text); null when nothing notable happened.
  */
 export function narrationFor(events, history) {
   // Requests completed by their first try in this batch: they never waited.
@@ -212,6 +214,6 @@ export function narrationFor(events, history) {
   const top = moment.slice().sort((a, b) => weight(b, firstTry) - weight(a, firstTry) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
   const sentences = top.map((e) => plain(e, history, events));
   const text = `${fmt(at)} ms: ${sentences.join('; ')}.`;
-  const html = `<b class="n-at">${fmt(at)} ms</b> ${sentences.map((s) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]))).join('; ')}.`;
-  return { html, text };
+  const markup = html`<b class="n-at">${fmt(at)} ms</b> ${join(sentences, '; ')}.`;
+  return { html: markup, text };
 }

@@ -3,7 +3,8 @@
 // jumps to the previous caption's instant. Each caption points at a panel (and an element in it)
 // and can follow a request in the code path. Scrubbing the timeline meanwhile shows the caption
 // of the instant reached, so the story and the playhead never disagree.
-import { esc, fmt } from './views/dom.js';
+import { fmt } from './views/dom.js';
+import { html, render } from './html.js';
 
 export class Story {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -72,7 +73,7 @@ export class Story {
     this.index = -1;
     if (this.box) {
       this.box.hidden = true;
-      this.box.innerHTML = '';
+      this.box.replaceChildren();
     }
     this.highlight(null);
   }
@@ -182,15 +183,20 @@ export class Story {
     const active = this.box.getRootNode().activeElement;
     const focused = this.box.contains(active) ? active.dataset.storyGo : null;
     this.box.hidden = false;
-    this.box.innerHTML = `<div class="story-card" role="region" aria-label="Guided story">
+    // Back is disabled on the first caption (and before it): the tag takes no bare attribute from
+    // a value, so the button is one of two whole variants.
+    const back = i <= 0
+      ? html`<button type="button" data-story-go="back" data-testid="story-back" disabled>◀ Back</button>`
+      : html`<button type="button" data-story-go="back" data-testid="story-back">◀ Back</button>`;
+    render(this.box, html`<div class="story-card" role="region" aria-label="Guided story">
       <p class="story-progress" data-testid="story-progress">${i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`}</p>
-      <p class="story-caption" data-testid="story-caption" aria-live="polite">${esc(caption)}</p>
+      <p class="story-caption" data-testid="story-caption" aria-live="polite">${caption}</p>
       <div class="story-buttons">
-        <button type="button" data-story-go="back" data-testid="story-back" ${i <= 0 ? 'disabled' : ''}>◀ Back</button>
+        ${back}
         <button type="button" class="primary" data-story-go="next" data-testid="story-next">${last ? 'Play to the end ▶' : 'Next ▶'}</button>
         <button type="button" data-story-go="close" data-testid="story-close" aria-label="Close the story">×</button>
       </div>
-    </div>`;
+    </div>`);
     if (focused) {
       const same = this.box.querySelector(`[data-story-go="${focused}"]:not(:disabled)`);
       (same ?? this.box.querySelector('[data-story-go="next"]')).focus({ preventScroll: true });

@@ -3,6 +3,7 @@
 // shows a few views and the clock's buttons. Panels carry `data-testid="panel-NAME"`; controls
 // keep the page's test ids.
 import { SETUP_FIELDS } from './setup-form.js';
+import { html, join } from './html.js';
 
 /** Every view, in the order the page lays them out. */
 export const VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics'];
@@ -31,53 +32,55 @@ const SPEEDS = [
 ];
 
 /** Inline icons: the page's fonts may lack the media-control glyphs. */
-const icon = (d) => `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="${d}"/></svg>`;
+const icon = (d) => html`<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="${d}"/></svg>`;
 const ICONS = {
   stepBack: icon('M3 3h2v10H3zM13 3v10L6 8z'),
   step: icon('M11 3h2v10h-2zM3 3v10l7-5z'),
   restart: icon('M8 3a5 5 0 1 1-4.9 6h2A3 3 0 1 0 8 5v2.5L4.5 4 8 .5z'),
 };
 
-// A Kafka name such as replica.lag.time.max.ms may wrap after its dots on a narrow screen.
-const field = ([name, label, kafka, note]) => `<div class="field"><label for="f-${name}">${label.replace(/\.(?=\w)/g, '.<wbr>')}</label>
+// A Kafka name such as replica.lag.time.max.ms may wrap after its dots on a narrow screen: the
+// label's text in pieces, a <wbr> after each dot that a word follows.
+const wrapAfterDots = (text) => join(text.split(/(?<=\.)(?=\w)/), html`<wbr>`);
+const field = ([name, label, kafka, note]) => html`<div class="field"><label for="f-${name}">${wrapAfterDots(label)}</label>
   <input id="f-${name}" name="${name}" inputmode="numeric" autocomplete="off" aria-describedby="d-${name}">
   <small id="d-${name}">${kafka}${note ? `; ${note}` : ''}</small></div>`;
 
 function panel(name, body, { wide = false } = {}) {
   const [title, about] = PANELS[name];
-  return `<section class="panel ${name}${wide ? ' wide' : ''}" data-testid="panel-${name}" data-story="panel-${name}" aria-labelledby="h-${name}">
+  return html`<section class="panel ${name}${wide ? ' wide' : ''}" data-testid="panel-${name}" data-story="panel-${name}" aria-labelledby="h-${name}">
   <header class="ph"><h2 id="h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
   <p class="about">${about}</p>
   ${body}
 </section>`;
 }
 
-const produceForm = (full) => `<form class="produce-form" aria-label="Send a produce request">
+const produceForm = (full) => html`<form class="produce-form" aria-label="Send a produce request">
   <label>acks <select name="acks" data-testid="acks">
-    <option value="all">all (-1)</option><option value="1">1</option><option value="0">0</option>${full ? '<option value="2">2 (invalid)</option>' : ''}
+    <option value="all">all (-1)</option><option value="1">1</option><option value="0">0</option>${full ? html`<option value="2">2 (invalid)</option>` : null}
   </select></label>
-  ${full ? `<label>topic <select name="topic"></select></label>
+  ${full ? html`<label>topic <select name="topic"></select></label>
   <label>partitions <input name="partitions" value="0" size="5" aria-describedby="h-parts"></label>
   <label>records <input name="count" value="10" size="4" inputmode="numeric"></label>
-  <label>timeout <input name="timeout" value="" size="6" placeholder="30000" inputmode="numeric" aria-label="timeout (ms; empty for request.timeout.ms)"></label>` : ''}
+  <label>timeout <input name="timeout" value="" size="6" placeholder="30000" inputmode="numeric" aria-label="timeout (ms; empty for request.timeout.ms)"></label>` : null}
   <button type="submit" data-testid="produce" class="primary">Send</button>
-  ${full ? `<span class="burst"><label>or a burst of <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size (requests, one per ms)"></label> <button type="button" class="burst-send" data-testid="burst">Send burst</button></span>` : ''}
+  ${full ? html`<span class="burst"><label>or a burst of <input name="burst" value="100" size="4" inputmode="numeric" aria-label="burst size (requests, one per ms)"></label> <button type="button" class="burst-send" data-testid="burst">Send burst</button></span>` : null}
   <p id="h-parts" class="hint">${full ? 'Partitions: numbers such as “0” or “0, 1”; one that does not exist gets UNKNOWN_TOPIC_OR_PARTITION.' : ''}</p>
   <p class="cmd-error error" id="produce-error" role="alert" data-testid="command-error"></p>
 </form>`;
 
 const bodies = {
-  cluster: (opts) => `${opts.controls !== 'none' ? produceForm(opts.controls === 'full') : ''}
+  cluster: (opts) => html`${opts.controls !== 'none' ? produceForm(opts.controls === 'full') : null}
     <div class="brokers" data-testid="brokers"></div>
     <div class="partitions"></div>
     <h3 class="net-h">On the wire</h3>
     <div class="network"></div>`,
-  purgatory: () => `<p class="purg-totals gauges"></p><div class="purg-body"></div>`,
-  wheel: () => `<div class="wheel-body"></div><div class="wheel-changes"></div>
+  purgatory: () => html`<p class="purg-totals gauges"></p><div class="purg-body"></div>`,
+  wheel: () => html`<div class="wheel-body"></div><div class="wheel-changes"></div>
     <details class="explain"><summary>How the wheel works</summary><div class="wheel-explain"></div></details>`,
-  codepath: () => `<div class="cp-body"></div>`,
-  responses: () => `<p class="resp-count"></p><ul class="resp-list"></ul>`,
-  log: () => `<div class="log-filter" role="group" aria-label="Show events of kind">
+  codepath: () => html`<div class="cp-body"></div>`,
+  responses: () => html`<p class="resp-count"></p><ul class="resp-list"></ul>`,
+  log: () => html`<div class="log-filter" role="group" aria-label="Show events of kind">
       <label><input type="checkbox" value="produce" checked> produce</label>
       <label><input type="checkbox" value="purgatory" checked> purgatory</label>
       <label><input type="checkbox" value="replication" checked> HW &amp; replicas</label>
@@ -87,29 +90,29 @@ const bodies = {
       <button type="button" class="log-only" hidden></button>
     </div>
     <ol class="log-lines" aria-label="Events, newest last"></ol>`,
-  metrics: () => `<div class="metrics-body"></div>`,
+  metrics: () => html`<div class="metrics-body"></div>`,
 };
 
 function toolbar(opts) {
   const page = opts.layout === 'page';
   const full = opts.controls === 'full';
-  const clock = opts.controls === 'none' ? '' : `<div class="clock-buttons" role="group" aria-label="Clock">
+  const clock = opts.controls === 'none' ? null : html`<div class="clock-buttons" role="group" aria-label="Clock">
       <button type="button" data-testid="step-back" aria-label="Step back one event ([)" title="Step back one event ([); { for the previous marked moment">${ICONS.stepBack}</button>
       <button type="button" data-testid="play" class="primary play" aria-pressed="false" title="Play / pause (p)">▶ Play</button>
       <button type="button" data-testid="step" aria-label="Step to the next event (n or ])" title="Step to the next event (n, ]); } for the next marked moment">${ICONS.step}</button>
       <button type="button" data-testid="restart" aria-label="Restart from 0 ms" title="Restart from 0 ms">${ICONS.restart}</button>
     </div>`;
-  const picker = full ? `<label class="pick">Scenario <select data-testid="scenario-pick" class="scenario-pick"></select></label>
-      <button type="button" data-testid="story-start" class="story-start" hidden>▶ Guided story</button>` : '';
-  const speed = full ? `<label class="speed" title="auto: the story pace (holds after each notable instant, slow motion, faster through quiet stretches); or a fixed number of simulated ms per wall ms">Speed <select data-testid="speed">${SPEEDS.map(([v, l]) => `<option value="${v}">${l}</option>`).join('')}</select></label>` : '';
-  const menus = full ? `<div class="menus">
+  const picker = full ? html`<label class="pick">Scenario <select data-testid="scenario-pick" class="scenario-pick"></select></label>
+      <button type="button" data-testid="story-start" class="story-start" hidden>▶ Guided story</button>` : null;
+  const speed = full ? html`<label class="speed" title="auto: the story pace (holds after each notable instant, slow motion, faster through quiet stretches); or a fixed number of simulated ms per wall ms">Speed <select data-testid="speed">${SPEEDS.map(([v, l]) => html`<option value="${v}">${l}</option>`)}</select></label>` : null;
+  const menus = full ? html`<div class="menus">
       <button type="button" class="menu-btn" data-menu="share" aria-expanded="false">Share</button>
       <button type="button" class="menu-btn" data-menu="breakpoints" aria-expanded="false">Breakpoints</button>
       <button type="button" class="menu-btn" data-menu="setup" aria-expanded="false">Setup</button>
       <button type="button" class="menu-btn" data-menu="legend" data-testid="legend-open" aria-expanded="false">Legend</button>
-    </div>` : `<button type="button" class="menu-btn small" data-menu="legend" data-testid="legend-open" aria-expanded="false" aria-label="Legend">?</button>`;
-  return `<header class="bar" role="toolbar" aria-label="Playground controls">
-    ${page ? '<h1>Purgatory Playground <small>how Kafka answers acks=all</small></h1>' : ''}
+    </div>` : html`<button type="button" class="menu-btn small" data-menu="legend" data-testid="legend-open" aria-expanded="false" aria-label="Legend">?</button>`;
+  return html`<header class="bar" role="toolbar" aria-label="Playground controls">
+    ${page ? html`<h1>Purgatory Playground <small>how Kafka answers acks=all</small></h1>` : null}
     ${picker}
     ${clock}
     <span class="clock" aria-label="simulated time"><span class="t-label">t =</span> <span class="t-now"><b data-testid="now-ms">0</b> <span class="unit">ms</span></span> <span class="speed-now" data-testid="speed-now"></span></span>
@@ -121,7 +124,7 @@ function toolbar(opts) {
 
 function menusMarkup(opts) {
   const full = opts.controls === 'full';
-  const share = full ? `<div class="menu" data-panel="share" hidden role="dialog" aria-label="Share this session">
+  const share = full ? html`<div class="menu" data-panel="share" hidden role="dialog" aria-label="Share this session">
       <h3>Share this moment</h3>
       <p class="hint">The link holds the whole session (setup, every action, this instant, the selected request).</p>
       <div class="row"><button type="button" data-testid="copy-link" class="primary">Copy link</button><button type="button" data-testid="export-session">Download session file</button></div>
@@ -129,8 +132,8 @@ function menusMarkup(opts) {
       <p class="hint">or drop one on the playground.</p>
       <div class="row"><button type="button" data-testid="export-result">Result document</button></div>
       <p class="share-out" role="status"></p>
-    </div>` : '';
-  const breakpoints = full ? `<div class="menu" data-panel="breakpoints" hidden role="dialog" aria-label="Breakpoints">
+    </div>` : null;
+  const breakpoints = full ? html`<div class="menu" data-panel="breakpoints" hidden role="dialog" aria-label="Breakpoints">
       <h3>Pause when…</h3>
       <label><input type="checkbox" data-testid="breakpoint-answered" data-bp="answered"> a request is answered <select data-bp-answered aria-label="which answers"><option value="any">any</option><option value="error">with an error</option></select></label>
       <label><input type="checkbox" data-testid="breakpoint-expiry" data-bp="expiry"> a request expires on the timer</label>
@@ -140,29 +143,28 @@ function menusMarkup(opts) {
       <label><input type="checkbox" data-testid="breakpoint-leader-change" data-bp="leader_change"> a partition gets a new leader</label>
       <label><input type="checkbox" data-testid="breakpoint-purge" data-bp="purge"> a purgatory is purged</label>
       <p class="bp-error error" id="bp-error" role="alert"></p>
-    </div>` : '';
-  const setup = full ? `<div class="menu wide" data-panel="setup" hidden role="dialog" aria-label="Cluster setup">
+    </div>` : null;
+  const setup = full ? html`<div class="menu wide" data-panel="setup" hidden role="dialog" aria-label="Cluster setup">
       <h3>Cluster setup <small>(applying starts a new live session)</small></h3>
-      <form class="setup-form">${SETUP_FIELDS.map(field).join('')}
+      <form class="setup-form">${SETUP_FIELDS.map(field)}
         <div class="row"><button type="submit" class="primary">Start a live session</button><button type="button" class="setup-defaults">Page defaults</button></div>
         <p class="setup-error error" role="alert"></p>
       </form>
-    </div>` : '';
-  return `${share}${breakpoints}${setup}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
+    </div>` : null;
+  return html`${share}${breakpoints}${setup}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
 }
 
-/** The instance's markup for `{views, controls, layout}`. */
+/** The instance's markup for `{views, controls, layout}` (an Html, for `render`). */
 export function template(opts) {
   const has = (v) => opts.views.includes(v);
   const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics']
     .filter(has)
-    .map((v) => panel(v, bodies[v](opts)))
-    .join('');
-  return `<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
-  <div class="top">${opts.controls === 'none' ? '' : toolbar(opts)}${menusMarkup(opts)}</div>
-  ${has('timeline') ? '<div class="timeline-wrap" data-story="panel-timeline"></div>' : ''}
+    .map((v) => panel(v, bodies[v](opts)));
+  return html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
+  <div class="top">${opts.controls === 'none' ? null : toolbar(opts)}${menusMarkup(opts)}</div>
+  ${has('timeline') ? html`<div class="timeline-wrap" data-story="panel-timeline"></div>` : null}
   <div class="story" data-testid="story" hidden></div>
-  ${has('narration') ? '<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>' : ''}
+  ${has('narration') ? html`<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>` : null}
   <div class="notices" aria-live="polite"></div>
   <main class="grid">${panels}</main>
   <p class="live-sr sr-only" aria-live="polite"></p>

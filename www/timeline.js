@@ -7,7 +7,8 @@
 //
 // The markers and the gauge series come from the model (`markers`, `series`): exact, however long
 // the run, binned to the timeline's width so a one-millisecond peak still shows.
-import { esc, fmt } from './views/dom.js';
+import { fmt } from './views/dom.js';
+import { html, render } from './html.js';
 
 /** Most markers drawn at once; the model keeps the most telling ones when there are more. */
 const MAX_MARKERS = 400;
@@ -35,7 +36,7 @@ export class Timeline {
     this.span = { from: 0, to: 1000 };
     /** The window shown while zoomed in (`{from, to}`), or null for the whole run. */
     this.zoom = null;
-    wrap.innerHTML = `<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker; + and - zoom)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
+    render(wrap, html`<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker; + and - zoom)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
         <svg class="tl-series" preserveAspectRatio="none" aria-hidden="true"><path/></svg>
         <div class="tl-computed"></div>
         <div class="tl-marks"></div>
@@ -43,7 +44,7 @@ export class Timeline {
       </div>
       <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><button type="button" data-jump="-1" data-testid="tl-prev-marker" aria-label="The previous marked moment" title="The previous marked moment ({ key)">‹</button><span class="tl-info" aria-hidden="true"></span><button type="button" data-jump="1" data-testid="tl-next-marker" aria-label="The next marked moment" title="The next marked moment (} key)">›</button><span class="tl-zoom" role="group" aria-label="Timeline zoom">
         <button type="button" data-zoom="out" data-testid="tl-zoom-out" aria-label="Zoom the timeline out" title="Zoom out (- on the timeline)" disabled>−</button><button type="button" data-zoom="in" data-testid="tl-zoom-in" aria-label="Zoom the timeline in around the playhead" title="Zoom in (+ on the timeline; Ctrl + wheel)">+</button><button type="button" data-zoom="fit" data-testid="tl-zoom-fit" title="The whole run (0 on the timeline)" hidden>whole run</button>
-      </span></span><span class="tl-to" aria-hidden="true"></span></div>`;
+      </span></span><span class="tl-to" aria-hidden="true"></span></div>`);
     this.el = wrap.querySelector('.tl');
     this.bins = null;
     // The width comes from a ResizeObserver, after the browser's own layout: reading clientWidth
@@ -279,8 +280,8 @@ export class Timeline {
   drawMarks() {
     const { from, to } = this.span;
     const pos = (ms) => (100 * (ms - from)) / Math.max(1, to - from);
-    this.el.querySelector('.tl-marks').innerHTML = this.markers.map((m) =>
-      `<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${esc(m.kind)}" title="${esc(`${fmt(m.at_ms)} ms: ${m.label}`)}"></span>`).join('');
+    render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) =>
+      html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${fmt(m.at_ms)} ms: ${m.label}"></span>`)}`);
     const info = this.total > this.markers.length ? `${fmt(this.markers.length)} of ${fmt(this.total)} events marked` : `${fmt(this.total)} event${this.total === 1 ? '' : 's'} marked`;
     this.wrap.querySelector('.tl-info').textContent = info;
     this.wrap.querySelector('.tl-from').textContent = `${fmt(from)} ms`;

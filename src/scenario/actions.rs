@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::error::{quoted, Path};
 use super::read::{
-    array, check_fields, integer, missing, non_empty_string, object, one_of, read_each_unique,
+    array, check_fields, integer, kafka_name, missing, name_rule, object, one_of, read_each_unique,
     required, string, IntRange, Object, Read, ANY_I64,
 };
 use crate::sim::action::{Action, BrokerId, ProduceSpec, RecordBatchSpec, TimedAction};
@@ -124,8 +124,8 @@ fn read_action(value: &Value, path: &Path, limits: &ActionLimits) -> Read<TimedA
 }
 
 fn read_produce(fields: &Object, path: &Path, limits: &ActionLimits) -> Read<ProduceSpec> {
-    let id = required(fields, path, "id", "a non-empty string")?;
-    let id = Rc::from(non_empty_string(id, &path.key("id"))?);
+    let id = required(fields, path, "id", &name_rule("a request id"))?;
+    let id = Rc::from(kafka_name(id, &path.key("id"), "a request id")?);
     let acks = required(fields, path, "acks", ACKS)?;
     let acks = read_acks(acks, &path.key("acks"))?;
     let records = required(fields, path, "records", RECORDS)?;

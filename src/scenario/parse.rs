@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::actions::{read_actions, ActionLimits};
 use super::error::{Path, ScenarioError};
 use super::read::{
-    array, check_fields, integer, non_empty_string, object, read_each_unique, required, string,
-    IntRange, Object, Read,
+    array, check_fields, integer, kafka_name, name_rule, object, read_each_unique, required,
+    string, IntRange, Object, Read,
 };
 use super::session::{read_session, SessionInfo};
 use super::story::{read_story, StoryStep};
@@ -215,8 +215,8 @@ fn read_topic(value: &Value, path: &Path, brokers: u32) -> Read<TopicSpec> {
         "an object with `name`, `partitions` and `replication_factor`",
     )?;
     check_fields(fields, path, TOPIC_FIELDS)?;
-    let name = required(fields, path, "name", "a non-empty string")?;
-    let name = non_empty_string(name, &path.key("name"))?.to_owned();
+    let name = required(fields, path, "name", &name_rule("a topic name"))?;
+    let name = kafka_name(name, &path.key("name"), "a topic name")?.to_owned();
     let partitions = required(fields, path, "partitions", &PARTITIONS.describe_range())?;
     let partitions = integer(partitions, &path.key("partitions"), PARTITIONS)? as u32;
     let replication = IntRange {

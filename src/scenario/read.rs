@@ -77,6 +77,37 @@ pub(crate) fn non_empty_string<'v>(value: &'v Value, path: &Path) -> Read<&'v st
     }
 }
 
+/// The longest name Kafka creates a topic with (`Topic.MAX_NAME_LENGTH`).
+pub(crate) const MAX_NAME_CHARS: usize = 249;
+
+/// What a name of `what` may be, as an error message says it.
+pub(crate) fn name_rule(what: &str) -> String {
+    format!(
+        "{what}: 1-{MAX_NAME_CHARS} characters of a-z A-Z 0-9 . _ - \
+         (Kafka's rule for topic names), not \".\" or \"..\""
+    )
+}
+
+/// A name as Kafka's `Topic.validate` allows one: 1-249 ASCII letters, digits, `.`, `_` and `-`,
+/// and neither `.` nor `..`. Topic names follow it because Kafka creates no other; request ids
+/// follow it too, so that everything a file names is written in one alphabet. (Names are also
+/// shown only as text on the page; this rule is a second wall, not the escaping.)
+pub(crate) fn kafka_name<'v>(value: &'v Value, path: &Path, what: &str) -> Read<&'v str> {
+    let legal = |text: &str| {
+        !text.is_empty()
+            && text.len() <= MAX_NAME_CHARS
+            && text != "."
+            && text != ".."
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    };
+    match value.as_str() {
+        Some(text) if legal(text) => Ok(text),
+        _ => Err(path.expected(&name_rule(what), value)),
+    }
+}
+
 /// A JSON integer inside `range`. A number written with a fraction or an exponent (`2.0`, `1e3`)
 /// is not an integer, even when its value is whole: the contract's fields are counts and
 /// milliseconds, and a file that writes them as floats most likely computed them wrongly.

@@ -2,12 +2,16 @@
 // delayedProduceRequestRequired -> new DelayedProduce -> tryCompleteElseWatch (try, watch, try
 // again, timer) -> checkAndComplete -> onComplete / onExpiration. The step it is at is
 // highlighted; each step shows the values that decided it.
-import { esc, patch, fmt } from './dom.js';
+import { html } from '../html.js';
+import { patch, fmt } from './dom.js';
 import { explainCompletion, notDelayedWhy } from '../narrate.js';
 
 const find = (evs, name) => evs.find((e) => e.event === name);
 
-/** The steps of one request: [{name, state: 'done'|'current'|'skipped'|'todo', detail}]. */
+/**
+ * The steps of one request: [{name, state: 'done'|'current'|'skipped'|'todo', detail}], `detail`
+ * plain text (topic names, reasons and ids come from the scenario: the view escapes it).
+ */
 export function requestSteps(track, history, now) {
   const evs = track.events;
   const recv = find(evs, 'produce_received');
@@ -39,7 +43,7 @@ export function requestSteps(track, history, now) {
       : `false (${atOnce ? notDelayedWhy(atOnce.acks) : 'respond at once'})`);
   }
   const noDelay = required === false;
-  step('new DelayedProduce', !!created, created ? `${esc(`op ${created.op.slot}.${created.op.generation}`)}, delayMs ${fmt(created.timeout_ms)}; ${created.partitions.map((p) => (p.acks_pending ? `${p.tp} requiredOffset ${p.required_offset}` : `${p.tp} ${p.error} (not waited on)`)).join(', ')}` : '', noDelay);
+  step('new DelayedProduce', !!created, created ? `op ${created.op.slot}.${created.op.generation}, delayMs ${fmt(created.timeout_ms)}; ${created.partitions.map((p) => (p.acks_pending ? `${p.tp} requiredOffset ${p.required_offset}` : `${p.tp} ${p.error} (not waited on)`)).join(', ')}` : '', noDelay);
   const firstTry = completed?.how === 'first_try';
   const secondTry = completed?.how === 'second_try';
   const tcw = created ? (firstTry ? 'try: complete at once (HW already ≥ requiredOffset)'
@@ -71,9 +75,16 @@ export function requestSteps(track, history, now) {
 
 export function renderCodePath(el, track, history, now) {
   if (!track) {
-    patch(el.querySelector('.cp-body'), '<p class="muted"><span class="if-can-produce">Fire a produce request (or pick one in Responses) to follow it through the broker.</span><span class="if-watching">This scenario sends no produce request to follow.</span></p>');
+    patch(el.querySelector('.cp-body'), html`<p class="muted"><span class="if-can-produce">Fire a produce request (or pick one in Responses) to follow it through the broker.</span><span class="if-watching">This scenario sends no produce request to follow.</span></p>`);
     return;
   }
   const steps = requestSteps(track, history, now);
-  patch(el.querySelector('.cp-body'), `<p>Request <b>${esc(track.id)}</b></p><ol class="steps">${steps.map((x) => `<li class="${x.state}"${x.state === 'current' ? ' aria-current="step"' : ''}><code>${esc(x.name)}</code><div>${x.detail}</div></li>`).join('')}</ol>`);
+  const items = steps.map((x) => {
+    // The detail is text: escaped here, with the step's name.
+    const inner = html`<code>${x.name}</code><div>${x.detail}</div>`;
+    return x.state === 'current'
+      ? html`<li class="${x.state}" aria-current="step">${inner}</li>`
+      : html`<li class="${x.state}">${inner}</li>`;
+  });
+  patch(el.querySelector('.cp-body'), html`<p>Request <b>${track.id}</b></p><ol class="steps">${items}</ol>`);
 }

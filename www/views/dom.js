@@ -1,7 +1,7 @@
-// Tiny helpers for building HTML strings safely.
-export function esc(v) {
-  return String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
+// Helpers the views share: numbers as text, sets, and redrawing a panel only when its markup
+// changed. Markup itself is made by `html` (../html.js).
+import { render } from '../html.js';
+
 /**
  * A number with thousands separators, as `toLocaleString('en')` writes it. Whole numbers (nearly
  * all: milliseconds, offsets, counts) are grouped by hand: the first `toLocaleString` call sets up
@@ -14,16 +14,16 @@ export function fmt(n) {
 }
 export const set = (xs) => `{${xs.join(', ')}}`;
 /**
- * Replaces an element's HTML only when it changed (returns whether it did). A focused control
- * inside keeps the focus across the redraw: the new markup's element with the same `data-testid`
- * (or `data-select`) gets it.
+ * Replaces an element's content with markup made by `html` only when it changed (returns whether
+ * it did). A focused control inside keeps the focus across the redraw: the new markup's element
+ * with the same `data-testid` (or `data-select`) gets it.
  */
-export function patch(el, html) {
-  if (el._html === html) return false;
+export function patch(el, markup) {
+  if (el._html === markup.text) return false;
   const active = el.getRootNode().activeElement;
   const key = active && el.contains(active) ? focusKey(active) : null;
-  el._html = html;
-  el.innerHTML = html;
+  render(el, markup);
+  el._html = markup.text;
   if (key) el.querySelector(key)?.focus({ preventScroll: true });
   return true;
 }

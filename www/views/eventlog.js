@@ -3,7 +3,8 @@
 // into one line with a count, so a quiet minute does not push the story out of sight: within a
 // stretch of such events (the followers' fetches interleave), each distinct one is a line. Lines
 // about a request link to it (selecting it in the code path).
-import { esc, fmt, patch } from './dom.js';
+import { html } from '../html.js';
+import { fmt, patch } from './dom.js';
 
 /** Most lines drawn; older ones are counted. */
 const MAX_SHOWN = 150;
@@ -34,13 +35,26 @@ function visible(lines, filter) {
   return out.reverse();
 }
 
+/** The markup of lines shown alone (most are), by line: the log is redrawn each frame it is shown. */
+const single = new WeakMap();
+
+function row(item) {
+  if (item.times !== 1) return rowMarkup(item);
+  let markup = single.get(item.line);
+  if (!markup) {
+    markup = rowMarkup(item);
+    single.set(item.line, markup);
+  }
+  return markup;
+}
+
 /** One line: its (latest) time in the narrow first column, then what happened, in one cell. */
-function row({ line: l, times, since }) {
-  const body = l.request ? `<button class="link" data-select="${esc(l.request)}">${esc(l.text)}</button>` : esc(l.text);
+function rowMarkup({ line: l, times, since }) {
+  const body = l.request ? html`<button class="link" data-select="${l.request}">${l.text}</button>` : l.text;
   const count = times > 1
-    ? ` <span class="times" title="the same event ${times} times from ${fmt(since)} to ${fmt(l.at)} ms, only idle events between">since ${fmt(since)} ms ×${times}</span>`
-    : '';
-  return `<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span><span>${body}${count}</span></li>`;
+    ? html` <span class="times" title="the same event ${times} times from ${fmt(since)} to ${fmt(l.at)} ms, only idle events between">since ${fmt(since)} ms ×${times}</span>`
+    : null;
+  return html`<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span><span>${body}${count}</span></li>`;
 }
 
 export function renderEventLog(el, history, filter) {
@@ -57,7 +71,7 @@ export function renderEventLog(el, history, filter) {
     list._pinned = true;
     list.addEventListener('scroll', () => { list._pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
   }
-  const dropped = history.dropped ? `<li class="muted">${fmt(history.dropped)} older events not kept (idle ones first)</li>` : '';
-  const changed = patch(list, (dropped + shown.map(row).join('')) || '<li class="muted">No events match.</li>');
+  const dropped = history.dropped ? html`<li class="muted">${fmt(history.dropped)} older events not kept (idle ones first)</li>` : null;
+  const changed = patch(list, dropped || shown.length ? html`${dropped}${shown.map(row)}` : html`<li class="muted">No events match.</li>`);
   if (changed && list._pinned) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }

@@ -6,7 +6,8 @@
 // only the clock moved rewrites the operations' "time left" and leaves the watch lists' DOM alone;
 // the watch lists' HTML is kept per snapshot object (the page reuses the snapshot while the model
 // has not changed).
-import { esc, fmt, patch } from './dom.js';
+import { html, join } from '../html.js';
+import { fmt, patch } from './dom.js';
 
 /** Rows drawn one by one; the rest are counted. */
 const MAX_ROWS = 12;
@@ -14,44 +15,46 @@ const MAX_ROWS = 12;
 const watchCache = new WeakMap();
 
 function watchList(w, selected) {
-  return `<div class="watch" data-story="watch-${esc(w.key)}"><span class="key">${esc(w.key)}</span>
-    <ol class="fifo" aria-label="watch list of ${esc(w.key)}, oldest first">${w.entries.map((e) => `<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${esc(e.request ?? '')}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${esc(e.request ?? e.op)}${e.completed ? ' ✓' : ''}</li>`).join('')}
-    ${w.total > w.entries.length ? `<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : ''}</ol>
+  return html`<div class="watch" data-story="watch-${w.key}"><span class="key">${w.key}</span>
+    <ol class="fifo" aria-label="watch list of ${w.key}, oldest first">${w.entries.map((e) => html`<li class="op ${e.completed ? 'done' : 'waiting'}${e.request === selected ? ' sel' : ''}" data-request="${e.request ?? ''}" title="${e.completed ? 'completed, not yet purged (garbage until a purge or a later checkAndComplete on this key)' : 'waiting'}">${e.request ?? e.op}${e.completed ? ' ✓' : ''}</li>`)}
+    ${w.total > w.entries.length ? html`<li class="more">+ ${fmt(w.total - w.entries.length)}</li>` : null}</ol>
     <span class="muted">${fmt(w.total)} ${w.total === 1 ? 'entry' : 'entries'}, ${fmt(w.completed)} completed not purged</span></div>`;
 }
 
 function watchLists(p, selected) {
   const cached = watchCache.get(p);
-  if (cached && cached.selected === selected) return cached.html;
-  let html = p.watch_lists.length ? p.watch_lists.map((w) => watchList(w, selected)).join('') : '<p class="muted">No watch lists.</p>';
+  if (cached && cached.selected === selected) return cached.markup;
+  const lists = p.watch_lists.length ? p.watch_lists.map((w) => watchList(w, selected)) : html`<p class="muted">No watch lists.</p>`;
   const rest = p.watch_lists_left_out;
-  if (rest && rest.lists) {
-    html += `<p class="muted more-watch">+ ${fmt(rest.lists)} more watch ${rest.lists === 1 ? 'list' : 'lists'} (keys ${esc(rest.first_key)} … ${esc(rest.last_key)}): ${fmt(rest.entries)} ${rest.entries === 1 ? 'entry' : 'entries'}, ${fmt(rest.completed)} completed not purged. The first ${fmt(p.watch_lists.length)} keys are drawn.</p>`;
-  }
-  watchCache.set(p, { selected, html });
-  return html;
+  const more = rest && rest.lists
+    ? html`<p class="muted more-watch">+ ${fmt(rest.lists)} more watch ${rest.lists === 1 ? 'list' : 'lists'} (keys ${rest.first_key} … ${rest.last_key}): ${fmt(rest.entries)} ${rest.entries === 1 ? 'entry' : 'entries'}, ${fmt(rest.completed)} completed not purged. The first ${fmt(p.watch_lists.length)} keys are drawn.</p>`
+    : null;
+  const markup = html`${lists}${more}`;
+  watchCache.set(p, { selected, markup });
+  return markup;
 }
 
 function operations(p, now, selected) {
-  if (!p.operations.length) return '';
+  if (!p.operations.length) return html``;
   const rows = p.operations.slice(0, MAX_ROWS).map((o) => {
     const left = o.completed ? 'completed, not purged' : `${fmt(Math.max(0, o.expires_at_ms - now))} ms`;
-    const parts = o.partitions.map((s) => `${esc(s.tp)}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? (o.completed ? '<span class="bad">REQUEST_TIMED_OUT (expired while acksPending)</span>' : '<span class="pending">acksPending</span>') : `<span class="ok">${esc(s.error)}</span>`}`).join('<br>');
+    const parts = join(o.partitions.map((s) => html`${s.tp}: requiredOffset ${s.required_offset} vs HW ${s.high_watermark ?? '-'} ${s.acks_pending ? (o.completed ? html`<span class="bad">REQUEST_TIMED_OUT (expired while acksPending)</span>` : html`<span class="pending">acksPending</span>`) : html`<span class="ok">${s.error}</span>`}`), html`<br>`);
     const slot = o.timer_slot ? `L${o.timer_slot[0] + 1} bucket ${o.timer_slot[1]}` : '-';
-    return `<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${esc(o.request)}" data-story="request-${esc(o.request)}">
-      <td><button class="link" data-select="${esc(o.request)}">${esc(o.request)}</button></td><td>${esc(o.op)}</td><td>${parts}</td><td>${left}</td><td>${slot}</td></tr>`;
-  }).join('');
+    return html`<tr class="${o.completed ? 'done' : ''}${o.request === selected ? ' sel' : ''}" data-request="${o.request}" data-story="request-${o.request}">
+      <td><button class="link" data-select="${o.request}">${o.request}</button></td><td>${o.op}</td><td>${parts}</td><td>${left}</td><td>${slot}</td></tr>`;
+  });
   const shown = Math.min(p.operations.length, MAX_ROWS);
-  const more = p.operations_total > shown ? `<p class="muted">+ ${fmt(p.operations_total - shown)} more operations held (${fmt(p.num_delayed_operations)} waiting in all)</p>` : '';
-  return `<table class="ops"><caption>DelayedProduce operations (waiting first)</caption><thead><tr><th>request</th><th>op</th><th>status per partition</th><th>time left</th><th>on the wheel</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
+  const more = p.operations_total > shown ? html`<p class="muted">+ ${fmt(p.operations_total - shown)} more operations held (${fmt(p.num_delayed_operations)} waiting in all)</p>` : null;
+  return html`<table class="ops"><caption>DelayedProduce operations (waiting first)</caption><thead><tr><th>request</th><th>op</th><th>status per partition</th><th>time left</th><th>on the wheel</th></tr></thead><tbody>${rows}</tbody></table>${more}`;
 }
 
 function gauges(b) {
   const p = b.produce_purgatory;
   const pct = Math.min(100, (100 * (p.estimated_total_operations - p.num_delayed_operations)) / Math.max(1, p.purge_interval));
-  return `<div class="gauges"><span>PurgatorySize <b>${fmt(p.purgatory_size)}</b></span><span>NumDelayedOperations <b>${fmt(p.num_delayed_operations)}</b></span><span>ExpiresPerSec (total) <b>${fmt(b.produce_expires)}</b></span></div>
+  const sum = `estimated ${fmt(p.estimated_total_operations)} - delayed ${fmt(p.num_delayed_operations)} = ${fmt(p.estimated_total_operations - p.num_delayed_operations)} of purge interval ${fmt(p.purge_interval)}`;
+  return html`<div class="gauges"><span>PurgatorySize <b>${fmt(p.purgatory_size)}</b></span><span>NumDelayedOperations <b>${fmt(p.num_delayed_operations)}</b></span><span>ExpiresPerSec (total) <b>${fmt(b.produce_expires)}</b></span></div>
       <div class="purge" title="the reaper purges when estimatedTotalOperations - NumDelayedOperations > purge interval">
-        <span>estimated ${fmt(p.estimated_total_operations)} - delayed ${fmt(p.num_delayed_operations)} = ${fmt(p.estimated_total_operations - p.num_delayed_operations)} of purge interval ${fmt(p.purge_interval)}</span>
+        <span>${sum}</span>
         <span class="bar"><span style="width:${pct}%"></span></span></div>`;
 }
 
@@ -64,10 +67,11 @@ export function renderPurgatory(el, snap, selected) {
   }
   const shown = snap.brokers.filter((b) => b.produce_purgatory.operations_total > 0 || b.produce_purgatory.watch_lists.length || b.produce_purgatory.estimated_total_operations > 0);
   // The frame of each section, then its parts: only a part whose HTML changed is rewritten.
-  const skeleton = shown.map((b) => `<section class="purg" data-broker="${b.id}"><h3>broker ${b.id} · Produce purgatory</h3>
-      <div class="purg-gauges"></div><h4>Watch lists (FIFO)</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`).join('')
-    || '<p class="muted">Nothing in any produce purgatory. <span class="if-can-produce">Fire an acks=all request while a follower is paused to see one wait.</span><span class="if-watching">Play: the scenario\'s acks=all requests wait here until their in-sync replicas have the records.</span></p>';
-  patch(el.querySelector('.purg-totals'), `<span>PurgatorySize (all brokers) <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
+  const skeleton = shown.length
+    ? html`${shown.map((b) => html`<section class="purg" data-broker="${b.id}"><h3>broker ${b.id} · Produce purgatory</h3>
+      <div class="purg-gauges"></div><h4>Watch lists (FIFO)</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`)}`
+    : html`<p class="muted">Nothing in any produce purgatory. <span class="if-can-produce">Fire an acks=all request while a follower is paused to see one wait.</span><span class="if-watching">Play: the scenario's acks=all requests wait here until their in-sync replicas have the records.</span></p>`;
+  patch(el.querySelector('.purg-totals'), html`<span>PurgatorySize (all brokers) <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
   const body = el.querySelector('.purg-body');
   patch(body, skeleton);
   const sections = body.children;
