@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Replays curated scenarios on a real Apache Kafka cluster and compares with the model.
+#
+#   scripts/kafka-check.sh [--runs N] [SCENARIO ...]    # names as in scenarios/, without .json
+#
+# Default: the subset s01 (happy path), s03 (a stalled follower, answered at the ISR shrink) and s06
+# (NOT_ENOUGH_REPLICAS before the append), each run twice on Kafka. `all` replays every curated
+# scenario. Kafka comes from Maven Central (tools/kafka-check/pom.xml, one pinned release) into
+# ~/.cache/purgatory-playground/kafka-VERSION, outside git; each run starts a fresh KRaft cluster
+# (tools/kafka-check/KafkaCheck.java) and stops every process it started by its PID.
+# Prints a table and writes docs/kafka-check.md. Exits 1 when any scenario disagrees.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+invocation="scripts/kafka-check.sh${*:+ $*}"
+runs=2
+names=()
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        all) for f in scenarios/[sx]*.json; do names+=("$(basename "$f" .json)"); done; shift ;;
+        *) names+=("$1"); shift ;;
+    esac
+done
+if [[ ${#names[@]} -eq 0 ]]; then
+    names=(s01-happy-path s03-stalled-follower-completes-at-isr-shrink s06-pre-append-not-enough-replicas)
+fi
+
+command -v java >/dev/null || die "java not found (Java 17 or newer)"
+command -v mvn >/dev/null || die "mvn not found (apt-get install maven)"
+version=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka-check/pom.xml)
+jars=${KAFKA_CHECK_JARS:-$HOME/.cache/purgatory-playground/kafka-$version}
+if [[ ! -f "$jars/kafka_2.13-$version.jar" ]]; then
+    say "kafka-check: resolving Apache Kafka $version from Maven Central into $jars"
+    mkdir -p "$jars"
+    (cd tools/kafka-check && mvn -q -B dependency:copy-dependencies -DoutputDirectory="$jars")
+fi
+cargo build --release --quiet --bin purgatory
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+start=$SECONDS
+lines=()
+for name in "${names[@]}"; do
+    file=scenarios/$name.json
+    [[ -f $file ]] || die "no scenario $file"
+    target/release/purgatory run "$file" > "$work/$name.model.json"
+    outs=()
+    for ((i = 1; i <= runs; i++)); do
+        t0=$SECONDS
+        if timeout 900 java -cp "$jars/*" tools/kafka-check/KafkaCheck.java "$file" "$work/$name.kafka$i.json" > "$work/$name.kafka$i.log" 2>&1; then
+            outs+=("$work/$name.kafka$i.json")
+            say "kafka-check: $name run $i on Kafka: $((SECONDS - t0)) s"
+        else
+            say "kafka-check: $name run $i could not be driven:"
+            grep -v '^log4j:' "$work/$name.kafka$i.log" | tail -5
+        fi
+    done
+    if [[ ${#outs[@]} -eq 0 ]]; then
+        lines+=("{\"scenario\":\"$name\",\"verdict\":\"could-not-drive\",\"runs\":0,\"fields\":[]}")
+    else
+        lines+=("$(node scripts/kafka-compare.mjs "$file" "$work/$name.model.json" "${outs[@]}")")
+    fi
+done
+printf '%s\n' "${lines[@]}" > "$work/verdicts.jsonl"
+node scripts/kafka-report.mjs "$work/verdicts.jsonl" "$version" "$invocation" "$((SECONDS - start))"
+! grep -q '"verdict":"disagree"' "$work/verdicts.jsonl"
