@@ -9,7 +9,8 @@
 // and src attributes and an inline scenario. The fields: the scenario's name, a produce's topics
 // (a topic that cannot exist, answered UNKNOWN_TOPIC_OR_PARTITION), an elect_leader's topic (the
 // action is ignored, its reason naming the topic), story captions and targets, and the refused
-// ones (topic names, request ids) whose error quotes them.
+// ones (topic names, request ids, the session extension's scenario and selected request) whose
+// error quotes them.
 import { deflateRawSync } from 'node:zlib';
 import { playgroundsReady, onPlayground } from './lib.mjs';
 
@@ -139,9 +140,13 @@ export default async function hostileSpec(ctx) {
   }
 
   // 3. Refused files: a hostile topic name and a hostile request id are file errors, quoted.
-  for (const [field, edit] of [
-    ['topic name', (d) => { d.topics[0].name = P.topic; }],
-    ['request id', (d) => { d.actions[1].id = P.topic; }],
+  const KAFKA_RULE = /1-249 characters of a-z A-Z 0-9 \. _ -/;
+  for (const [field, edit, rule] of [
+    ['topic name', (d) => { d.topics[0].name = P.topic; }, KAFKA_RULE],
+    ['request id', (d) => { d.actions[1].id = P.topic; }, KAFKA_RULE],
+    // The session extension's strings: the curated scenario it came from, the selected request.
+    ['session scenario', (d) => { d.session = { at_ms: 50, scenario: P.topic }; }, /a scenario name \(a-z, 0-9 and -/],
+    ['session selected', (d) => { d.session = { at_ms: 50, selected: P.topic }; }, /no produce action has the id/],
   ]) {
     const bad = hostileScenario();
     edit(bad);
@@ -150,8 +155,8 @@ export default async function hostileSpec(ctx) {
     await playgroundsReady(page);
     // The link's problem is said above the page (the file error, its value quoted as JSON).
     const said = await page.textContent('[data-testid="attr-problem"]');
-    ctx.assert(/1-249 characters of a-z A-Z 0-9 \. _ -/.test(said), `a hostile ${field} is refused with the rule: ${said}`);
-    ctx.assert(said.includes('found "<img data-pwned='), `the refused ${field} is quoted as text: ${said}`);
+    ctx.assert(rule.test(said), `a hostile ${field} is refused with the rule: ${said}`);
+    ctx.assert(said.includes('"<img data-pwned='), `the refused ${field} is quoted as text: ${said}`);
     await checkClean(ctx, page, `refused ${field}`);
   }
 
