@@ -112,6 +112,18 @@ export default async function scenarioSpec(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.curated === 's01-happy-path', null, { timeout: 10000 });
   ctx.assert(new URL(page.url()).search === '?scenario=s01-happy-path', `Back shows the scenario its address names: ${page.url()}`);
 
+  // The Kafka check's mark (docs/kafka-check.json): on a curated scenario as written, linking to
+  // its row; gone once the person's own action has changed the run.
+  const mark = () => onPlayground(page, (el) => {
+    const m = el.shadowRoot.querySelector('[data-testid="kafka-mark"]');
+    return { hidden: m.hidden, text: m.textContent, href: m.querySelector('a')?.getAttribute('href') ?? null };
+  });
+  await page.waitForFunction(() => !document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="kafka-mark"]').hidden, null, { timeout: 10000 });
+  const checked = await mark();
+  ctx.assert(!checked.hidden && /Checked against Apache Kafka 4\.\d+\.\d+: the same answers/.test(checked.text) && checked.href === 'docs/kafka-check.md#s01-happy-path', `s01 carries the Kafka check's mark: ${JSON.stringify(checked)}`);
+  await onPlayground(page, (el) => el.command({ action: 'pause_follower', broker: 2 }));
+  ctx.assert((await mark()).hidden, 'an action of one\'s own takes the mark away (the run is no longer the one checked)');
+
   // What the page says at a link's instant matches Kafka (and each event is told once).
   const said = async (fragment) => {
     await page.evaluate((h) => { location.hash = h; }, fragment);

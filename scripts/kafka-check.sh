@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Replays curated scenarios on a real Apache Kafka cluster and compares with the model.
 #
-#   scripts/kafka-check.sh [--runs N] [SCENARIO ...]    # names as in scenarios/, without .json
+#   scripts/kafka-check.sh [--runs N] [--no-report] [--compare-only] [SCENARIO ... | all]
+#                                                  # names as in scenarios/, without .json
+#
+# Kafka's answers stay in target/kafka-check/ (NAME.kafkaI.json, with the driver's log), so that
+# --compare-only compares them again without a cluster (after a change to the comparison).
 #
 # Default: the subset s01 (happy path), s03 (a stalled follower, answered at the ISR shrink) and s06
 # (NOT_ENOUGH_REPLICAS before the append), each run twice on Kafka. `all` replays every curated
 # scenario. Kafka comes from Maven Central (tools/kafka-check/pom.xml, one pinned release) into
 # ~/.cache/purgatory-playground/kafka-VERSION, outside git; each run starts a fresh KRaft cluster
 # (tools/kafka-check/KafkaCheck.java) and stops every process it started by its PID.
-# Prints a table and writes docs/kafka-check.md. Exits 1 when any scenario disagrees.
+# Prints a table and writes docs/kafka-check.md and docs/kafka-check.json (the page's marks), unless
+# --no-report (scripts/test.sh's subset). Exits 1 when any scenario disagrees.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,10 +21,14 @@ cd "$ROOT"
 
 invocation="scripts/kafka-check.sh${*:+ $*}"
 runs=2
+report=
+compare_only=
 names=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
+        --no-report) report=--no-report; shift ;;
+        --compare-only) compare_only=1; shift ;;
         all) for f in scenarios/[sx]*.json; do names+=("$(basename "$f" .json)"); done; shift ;;
         *) names+=("$1"); shift ;;
     esac
@@ -28,19 +37,15 @@ if [[ ${#names[@]} -eq 0 ]]; then
     names=(s01-happy-path s03-stalled-follower-completes-at-isr-shrink s06-pre-append-not-enough-replicas)
 fi
 
-command -v java >/dev/null || die "java not found (Java 17 or newer)"
-command -v mvn >/dev/null || die "mvn not found (apt-get install maven)"
-version=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' tools/kafka-check/pom.xml)
-jars=${KAFKA_CHECK_JARS:-$HOME/.cache/purgatory-playground/kafka-$version}
-if [[ ! -f "$jars/kafka_2.13-$version.jar" ]]; then
-    say "kafka-check: resolving Apache Kafka $version from Maven Central into $jars"
-    mkdir -p "$jars"
-    (cd tools/kafka-check && mvn -q -B dependency:copy-dependencies -DoutputDirectory="$jars")
-fi
+command -v java >/dev/null || die "java not found (Java 17 or newer; scripts/setup.sh installs it)"
+command -v mvn >/dev/null || die "mvn not found (scripts/setup.sh installs it)"
+version=$(kafka_version)
+jars=$(kafka_jars)
+say "kafka-check: Kafka jars: $(resolve_kafka_jars)"
 cargo build --release --quiet --bin purgatory
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$ROOT/target/kafka-check
+mkdir -p "$work"
 start=$SECONDS
 lines=()
 for name in "${names[@]}"; do
@@ -48,7 +53,14 @@ for name in "${names[@]}"; do
     [[ -f $file ]] || die "no scenario $file"
     target/release/purgatory run "$file" > "$work/$name.model.json"
     outs=()
-    for ((i = 1; i <= runs; i++)); do
+    todo=$runs
+    if [[ -n $compare_only ]]; then
+        for out in "$work/$name".kafka*.json; do [[ -f $out ]] && outs+=("$out"); done
+        todo=0
+    else
+        rm -f "$work/$name".kafka*
+    fi
+    for ((i = 1; i <= todo; i++)); do
         t0=$SECONDS
         if timeout 900 java -cp "$jars/*" tools/kafka-check/KafkaCheck.java "$file" "$work/$name.kafka$i.json" > "$work/$name.kafka$i.log" 2>&1; then
             outs+=("$work/$name.kafka$i.json")
@@ -65,5 +77,5 @@ for name in "${names[@]}"; do
     fi
 done
 printf '%s\n' "${lines[@]}" > "$work/verdicts.jsonl"
-node scripts/kafka-report.mjs "$work/verdicts.jsonl" "$version" "$invocation" "$((SECONDS - start))"
+node scripts/kafka-report.mjs "$work/verdicts.jsonl" "$version" "$invocation" "$((SECONDS - start))" $report
 ! grep -q '"verdict":"disagree"' "$work/verdicts.jsonl"

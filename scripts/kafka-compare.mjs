@@ -12,7 +12,9 @@
 // change or a fetch releases can fall anywhere within L/2 + W of the model's instant (the model puts
 // every beat at t = 0); 500 ms more covers the AlterPartition round trip and wall-clock noise on a
 // shared machine. An answer the timer or the request alone decides gets W + 500 ms.
-// A field whose value differs between Kafka's own runs is noise, never agreement.
+// A field whose value differs between Kafka's own runs is noise, never agreement. A disagreement
+// whose cause was found to be a stated simplification of the model is `explained`, with that
+// reason (tools/kafka-check/explained.json, by scenario and field); any other is `disagree`.
 import { readFileSync } from 'node:fs';
 
 const [scenarioFile, modelFile, ...runFiles] = process.argv.slice(2);
@@ -23,6 +25,7 @@ if (!scenarioFile || !modelFile || runFiles.length === 0) {
 const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
 const model = JSON.parse(readFileSync(modelFile, 'utf8'));
 const runs = runFiles.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+const explained = JSON.parse(readFileSync(new URL('../tools/kafka-check/explained.json', import.meta.url), 'utf8'))[scenario.name] ?? {};
 
 const config = scenario.config ?? {};
 const L = config.replica_lag_time_max_ms ?? 30000;
@@ -77,6 +80,9 @@ for (const p of model.partitions) {
   }
 }
 
+for (const f of fields) {
+  if (f.verdict === 'disagree' && explained[f.field]) Object.assign(f, { verdict: 'explained', reason: explained[f.field] });
+}
 const verdicts = new Set(fields.map((f) => f.verdict));
-const verdict = verdicts.has('disagree') ? 'disagree' : verdicts.has('noise') ? 'noise' : 'agree';
+const verdict = ['disagree', 'explained', 'noise'].find((v) => verdicts.has(v)) ?? 'agree';
 console.log(JSON.stringify({ scenario: scenario.name, verdict, runs: runs.length, fields }));

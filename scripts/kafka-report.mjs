@@ -1,27 +1,29 @@
-// The Kafka check's report: a table on stdout and docs/kafka-check.md, from the verdict lines of
-// scripts/kafka-compare.mjs (one JSON object per scenario).
+// The Kafka check's report: a table on stdout, and (unless told --no-report) docs/kafka-check.md
+// for people and docs/kafka-check.json for the page's mark (www/kafka-check.js), from the verdict
+// lines of scripts/kafka-compare.mjs (one JSON object per scenario).
 //
-//   node scripts/kafka-report.mjs VERDICTS.jsonl KAFKA_VERSION COMMAND WALL_SECONDS
+//   node scripts/kafka-report.mjs VERDICTS.jsonl KAFKA_VERSION COMMAND WALL_SECONDS [--no-report]
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const [file, version, command, seconds] = process.argv.slice(2);
+const [file, version, command, seconds, flag] = process.argv.slice(2);
 const verdicts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const show = (v) => (v === undefined ? '' : JSON.stringify(v));
 const counts = (v) => {
-  const c = { agree: 0, noise: 0, disagree: 0 };
+  const c = { agree: 0, noise: 0, explained: 0, disagree: 0 };
   for (const f of v.fields) c[f.verdict] += 1;
   return c;
 };
 
-console.log('\nscenario | verdict | fields: agree / noise / disagree');
+console.log('\nscenario | verdict | fields: agree / noise / explained / disagree');
 for (const v of verdicts) {
   const c = counts(v);
-  console.log(`${v.scenario} | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.disagree}`);
+  console.log(`${v.scenario} | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree}`);
   for (const f of v.fields.filter((x) => x.verdict !== 'agree')) {
     console.log(`    ${f.verdict}: ${f.field}: model ${show(f.model)}, Kafka ${show(f.kafka)}${f.window_ms ? ` (window ±${f.window_ms} ms)` : ''}`);
   }
 }
 
+if (flag === '--no-report') process.exit(0);
 const date = new Date().toISOString().slice(0, 10);
 const md = [
   '# Checked against Apache Kafka',
@@ -33,11 +35,12 @@ const md = [
   'field by field with the model (scripts/kafka-compare.mjs): error codes, base offsets, the final',
   "leader, ISR, high watermark and every replica's log end offset exactly; each answer's time within",
   'the window stated on its row (Kafka runs its ISR check and fetch waits on beats of its own). A field',
-  "that differed between Kafka's own runs is noise, not agreement.",
+  "that differed between Kafka's own runs is noise, not agreement. A difference traced to a stated",
+  'simplification of the model is explained, with the reason (tools/kafka-check/explained.json).',
   '',
-  '| scenario | verdict | agree / noise / disagree |',
+  '| scenario | verdict | agree / noise / explained / disagree |',
   '|---|---|---|',
-  ...verdicts.map((v) => { const c = counts(v); return `| [${v.scenario}](#${v.scenario}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.disagree} |`; }),
+  ...verdicts.map((v) => { const c = counts(v); return `| [${v.scenario}](#${v.scenario}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree} |`; }),
   '',
   ...verdicts.flatMap((v) => [
     `## ${v.scenario}`,
@@ -47,7 +50,21 @@ const md = [
     '|---|---|---|---|',
     ...v.fields.map((f) => `| ${f.field} | ${show(f.model)} | ${f.kafka.map(show).join(', ')} | ${f.verdict}${f.window_ms ? ` (±${f.window_ms} ms)` : ''} |`),
     '',
+    ...v.fields.filter((f) => f.reason).map((f) => `- ${f.field}, explained: ${f.reason}\n`),
   ]),
 ].join('\n');
 writeFileSync(new URL('../docs/kafka-check.md', import.meta.url), md);
+const brief = (f) => `${f.field}: model ${show(f.model)}, Kafka ${f.kafka.map(show).join(' / ')}`;
+const page = {
+  kafka_version: version,
+  date,
+  scenarios: Object.fromEntries(verdicts.filter((v) => v.runs > 0).map((v) => [v.scenario, {
+    verdict: v.verdict,
+    runs: v.runs,
+    fields: v.fields.length,
+    disagree: v.fields.filter((f) => f.verdict === 'disagree').slice(0, 3).map(brief),
+    explained: v.fields.filter((f) => f.verdict === 'explained').map(brief),
+  }])),
+};
+writeFileSync(new URL('../docs/kafka-check.json', import.meta.url), `${JSON.stringify(page, null, 1)}\n`);
 console.log(`\nwrote docs/kafka-check.md (${verdicts.length} scenarios, ${seconds} s)`);

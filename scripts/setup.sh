@@ -22,6 +22,10 @@ apt_pkgs=()
 command -v chromedriver >/dev/null 2>&1 || apt_pkgs+=(chromium-driver)
 command -v npm >/dev/null 2>&1 || apt_pkgs+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || apt_pkgs+=(python3)
+# Java 17+ and Maven for the Kafka check (a real cluster from Apache's jars).
+java_major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+((${java_major:-0} >= 17)) || apt_pkgs+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || apt_pkgs+=(maven)
 if ((${#apt_pkgs[@]})); then
     step "apt" "installing ${apt_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -29,7 +33,7 @@ if ((${#apt_pkgs[@]})); then
     as_root apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null
     did=1
 else
-    step "apt" "skip (chromium, chromedriver, npm, python3 present)"
+    step "apt" "skip (chromium, chromedriver, npm, python3, java ${java_major}, maven present)"
 fi
 
 # --- Rust: wasm target and rustfmt.
@@ -84,6 +88,11 @@ else
     touch "$marker"
     did=1
 fi
+
+# --- Apache Kafka's jars for the Kafka check (Maven Central, into a cache outside git).
+kafka=$(resolve_kafka_jars)
+step "kafka jars" "$kafka"
+[[ $kafka == skip* ]] || did=1
 
 # --- Refuse a wasm-opt older than 110 (trap 1) or none (trap 2).
 printf 'setup: %-22s ' "wasm-opt"

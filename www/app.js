@@ -335,6 +335,7 @@ export class PlaygroundApp {
   settle(cmd, done) {
     this.ended = false;
     this.controls.hideEnd();
+    this.controls.updateKafkaMark(); // the run is no longer the scenario as Kafka was checked on
     if (cmd.action === 'produce' && cmd.acks === -1) this.clearNotices('hint'); // done what it says
     this.saveForRecovery();
     this.ingest();

@@ -6,6 +6,7 @@ import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { fmt } from './views/dom.js';
+import { renderKafkaMark } from './kafka-check.js';
 import { html, render, renderAdjacent } from './html.js';
 
 const MAX_BURST = 5000;
@@ -440,11 +441,21 @@ export class Controls {
     }
     const storyBtn = this.$('.story-start');
     if (storyBtn) storyBtn.hidden = !app.story.available();
+    this.updateKafkaMark();
     this.hideEnd();
     this.updateHash();
     this.updateSpeedPick();
     this.updatePlay();
     this.applyBreakpoints();
+  }
+
+  /** The Kafka check's word on the open scenario, while it is the curated one as written. */
+  updateKafkaMark() {
+    const app = this.app;
+    const el = app.$('.kafka-mark');
+    if (!el) return;
+    const own = app.sim.actions().some((a) => a.by_user);
+    renderKafkaMark(el, own ? null : app.curatedName, { link: app.opts.layout === 'page' });
   }
 
   updatePlay() {

@@ -165,6 +165,7 @@ export function template(opts) {
   ${has('timeline') ? html`<div class="timeline-wrap" data-story="panel-timeline"></div>` : null}
   <div class="story" data-testid="story" hidden></div>
   ${has('narration') ? html`<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>` : null}
+  <p class="kafka-mark" data-testid="kafka-mark" hidden></p>
   <div class="notices" aria-live="polite"></div>
   <main class="grid">${panels}</main>
   <p class="live-sr sr-only" aria-live="polite"></p>

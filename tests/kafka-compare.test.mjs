@@ -1,0 +1,83 @@
+// The Kafka check's comparison (scripts/kafka-compare.mjs) on documents made here: what agrees,
+// what disagrees, what is noise between Kafka's own runs, what a stated simplification explains,
+// and the windows of answer times. No cluster needed.
+//
+//   node --test tests/kafka-compare.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/kafka-compare.mjs', import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'kafka-compare-'));
+
+const scenario = (name, actions) => ({
+  name,
+  config: { brokers: 3, min_insync_replicas: 2 },
+  topics: [{ name: 't', partitions: 1, replication_factor: 3 }],
+  actions,
+  run_until_ms: 60000,
+});
+const produce = { at_ms: 1000, action: 'produce', id: 'p1', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] };
+
+function doc({ error = 'NONE', at = 1002, isr = [0, 1, 2], hw = 10, leo2 = 10 } = {}) {
+  return {
+    responses: [{ id: 'p1', received_ms: 1000, responded_ms: at, connection_closed: false, partitions: [{ topic: 't', partition: 0, error, base_offset: error === 'NONE' ? 0 : -1 }] }],
+    partitions: [{ topic: 't', partition: 0, leader: 0, isr, high_watermark: hw, replicas: [{ broker: 0, log_end_offset: 10 }, { broker: 1, log_end_offset: 10 }, { broker: 2, log_end_offset: leo2 }] }],
+  };
+}
+
+let n = 0;
+function compare(sc, model, ...kafka) {
+  const write = (v) => { const f = path.join(dir, `${n++}.json`); writeFileSync(f, JSON.stringify(v)); return f; };
+  return JSON.parse(execFileSync('node', [SCRIPT, write(sc), write(model), ...kafka.map(write)], { encoding: 'utf8' }));
+}
+const field = (out, name) => out.fields.find((f) => f.field === name);
+
+test('the same answers agree, every field compared', () => {
+  const out = compare(scenario('a', [produce]), doc(), doc({ at: 1100 }), doc({ at: 1090 }));
+  assert.equal(out.verdict, 'agree');
+  assert.deepEqual(out.fields.map((f) => f.field), ['p1.partitions', 'p1.responded_ms', 'p1.connection_closed', 't-0.leader', 't-0.isr', 't-0.high_watermark', 't-0.leo[0]', 't-0.leo[1]', 't-0.leo[2]']);
+  assert.equal(field(out, 'p1.responded_ms').window_ms, 1000, 'no follower stopped: W + 500');
+});
+
+test('an error code or an offset that differs is a disagreement', () => {
+  const out = compare(scenario('b', [produce]), doc(), doc({ error: 'REQUEST_TIMED_OUT' }), doc({ error: 'REQUEST_TIMED_OUT' }));
+  assert.equal(out.verdict, 'disagree');
+  assert.equal(field(out, 'p1.partitions').verdict, 'disagree');
+});
+
+test('an answer time outside its window disagrees; the window widens once a follower stopped', () => {
+  const late = compare(scenario('c', [produce]), doc(), doc({ at: 2600 }));
+  assert.equal(field(late, 'p1.responded_ms').verdict, 'disagree');
+  const paused = [{ at_ms: 0, action: 'pause_follower', broker: 2 }, produce];
+  const out = compare(scenario('d', paused), doc({ at: 45010 }), doc({ at: 30200 }), doc({ at: 44000 }));
+  assert.equal(field(out, 'p1.responded_ms').window_ms, 16000, 'L/2 + W + 500');
+  assert.equal(field(out, 'p1.responded_ms').verdict, 'agree');
+});
+
+test('a field that differs between Kafka runs is noise, not agreement', () => {
+  const out = compare(scenario('e', [produce]), doc(), doc({ isr: [0, 1, 2] }), doc({ isr: [0, 1] }));
+  assert.equal(field(out, 't-0.isr').verdict, 'noise');
+  assert.equal(out.verdict, 'noise');
+});
+
+test('a disagreement traced to a stated simplification is explained, with its reason', () => {
+  const name = 'x06-new-leader-ignores-replicas-that-have-not-fetched';
+  const out = compare(scenario(name, [produce]), doc(), doc({ leo2: 0 }), doc({ leo2: 0 }));
+  assert.equal(field(out, 't-0.leo[2]').verdict, 'explained');
+  assert.match(field(out, 't-0.leo[2]').reason, /restart/);
+  assert.equal(out.verdict, 'explained');
+  // The same difference on a field with no stated reason stays a disagreement.
+  const other = compare(scenario(name, [produce]), doc(), doc({ hw: 0 }), doc({ hw: 0 }));
+  assert.equal(other.verdict, 'disagree');
+});
+
+test('a response Kafka never recorded disagrees', () => {
+  const missing = { ...doc(), responses: [] };
+  const out = compare(scenario('f', [produce]), doc(), missing);
+  assert.equal(out.verdict, 'disagree');
+});
