@@ -172,6 +172,7 @@ fn the_contracts_example_reads_into_the_model_types() {
         run_until_ms: 60000,
         story: Vec::new(),
         session: None,
+        phases: Default::default(),
     };
     assert_eq!(scenario, expected);
 }
@@ -342,7 +343,7 @@ fn unknown_fields_are_named_with_the_nearest_valid_name() {
     assert_eq!(
         error.to_string(),
         "colour: unknown field `colour`; the fields here are `name`, `seed`, `config`, \
-         `topics`, `actions`, `run_until_ms`, `story`, `session`"
+         `topics`, `actions`, `run_until_ms`, `story`, `session`, `phases`"
     );
 
     let mut document = base();
@@ -1010,6 +1011,7 @@ fn to_json_of_an_empty_scenario() {
         run_until_ms: 0,
         story: Vec::new(),
         session: None,
+        phases: Default::default(),
     };
     let text = scenario.to_json();
     assert!(text.contains("  \"topics\": [],\n  \"actions\": [],\n"));

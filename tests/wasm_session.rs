@@ -262,3 +262,29 @@ fn hostile_arguments_are_errors_with_messages() {
     let text = message(p.command(JsValue::from_str(&huge)).unwrap_err());
     assert!(text.starts_with("command: the text is"), "{text}");
 }
+
+/// A scenario with phases in wasm: the contract's stalled-follower example at φ = 500 completes
+/// at the shrink's commit, 30,510 ms (at φ = 0 it times out at 31,000), and the session's export
+/// keeps the phases, so a link or a file reopens the same run.
+#[wasm_bindgen_test]
+fn phases_run_and_travel_with_the_session() {
+    let text = r#"{"name": "phases", "config": {"min_insync_replicas": 2},
+        "phases": {"isr_check_ms": 500, "heartbeat_ms": [0, 700, 0]},
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [{"at_ms": 0, "action": "pause_follower", "broker": 2},
+                    {"at_ms": 1000, "action": "produce", "id": "p1", "acks": -1,
+                     "records": [{"topic": "t", "partition": 0, "count": 10}]}],
+        "run_until_ms": 40000}"#;
+    let mut p = scenario(text);
+    p.seek(JsValue::from(40_000.0)).unwrap();
+    let result: serde_json::Value = serde_json::from_str(&p.result()).unwrap();
+    assert_eq!(result["responses"][0]["responded_ms"], 30_510);
+    assert_eq!(result["responses"][0]["partitions"][0]["error"], "NONE");
+    let exported = p.export_session(None);
+    assert!(
+        exported.contains(r#""phases": {"isr_check_ms":500,"heartbeat_ms":[0,700,0]}"#),
+        "{exported}"
+    );
+    let again = scenario(&exported);
+    assert_eq!(again.trace_hash(), p.trace_hash());
+}

@@ -16,6 +16,7 @@ mod actions;
 mod error;
 mod json;
 mod parse;
+mod phases;
 pub(crate) mod read;
 pub mod result;
 mod session;

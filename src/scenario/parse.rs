@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::actions::{read_actions, ActionLimits};
 use super::error::{Path, ScenarioError};
+use super::phases::read_phases;
 use super::read::{
     array, check_fields, integer, kafka_name, name_rule, object, read_each_unique, required,
     string, IntRange, Object, Read,
@@ -19,6 +20,7 @@ use super::session::{read_session, SessionInfo};
 use super::story::{read_story, StoryStep};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::sim::action::TimedAction;
+use crate::sim::phases::Phases;
 
 /// A scenario: how the cluster starts, what happens to it and when, and how long to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +36,8 @@ pub struct Scenario {
     pub story: Vec<StoryStep>,
     /// What a saved session adds (optional).
     pub session: Option<SessionInfo>,
+    /// Where each broker's ISR check and heartbeats fall (optional; every beat at 0 without).
+    pub phases: Phases,
 }
 
 impl Scenario {
@@ -59,6 +63,7 @@ const ROOT_FIELDS: &[&str] = &[
     "run_until_ms",
     "story",
     "session",
+    "phases",
 ];
 const CONFIG_FIELDS: &[&str] = &[
     "brokers",
@@ -98,6 +103,10 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         Some(config) => read_config(config, &path.key("config"))?,
         None => Config::default(),
     };
+    let phases = match root.get("phases") {
+        Some(phases) => read_phases(phases, &path.key("phases"), &config)?,
+        None => Phases::default(),
+    };
     let topics = required(root, path, "topics", "an array of topics")?;
     let topics = read_topics(topics, &path.key("topics"), config.brokers)?;
     let run_until = required(root, path, "run_until_ms", &RUN_UNTIL_MS.describe_range())?;
@@ -130,6 +139,7 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         run_until_ms,
         story,
         session,
+        phases,
     })
 }
 

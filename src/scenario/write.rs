@@ -78,6 +78,9 @@ pub(crate) fn to_json(scenario: &Scenario) -> String {
         "  \"config\": {},\n",
         config.replace('\n', "\n  ")
     ));
+    if !scenario.phases.is_zero() {
+        out.push_str(&format!("  \"phases\": {},\n", compact(&scenario.phases)));
+    }
     push_lines(&mut out, "topics", scenario.topics.iter().map(compact));
     let actions = scenario
         .actions

@@ -335,6 +335,7 @@ impl Session {
             name: self.name.clone(),
             seed: sim.seed(),
             config: sim.config().clone(),
+            phases: sim.phases().clone(),
             topics: sim.topics().to_vec(),
             actions: self.actions.iter().map(|a| a.action.clone()).collect(),
             run_until_ms,

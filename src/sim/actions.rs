@@ -196,15 +196,23 @@ impl Simulation {
                 );
             }
         }
-        let hb = &mut self.heartbeats[broker.0 as usize];
-        let started = hb.alive_since_ms.take().unwrap_or(0);
-        let h = self.config.broker_heartbeat_interval_ms.max(1);
+        let started = self.heartbeats[broker.0 as usize]
+            .alive_since_ms
+            .take()
+            .unwrap_or(0);
         // Heartbeats are timers, which run after actions within a millisecond: none leaves now.
-        hb.last_sent_ms = if self.now_ms == started {
-            started
-        } else {
-            started.max((self.now_ms - 1) / h * h)
+        // The process's start counts as one (a restart sends one at once; at t = 0 the broker
+        // has registered), then its grid ψ + k·H.
+        let last_beat = match self.now_ms.checked_sub(1) {
+            Some(before) if self.now_ms > started => self.phases.last_heartbeat_at_or_before(
+                broker,
+                self.config.broker_heartbeat_interval_ms,
+                before,
+            ),
+            _ => None,
         };
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        hb.last_sent_ms = started.max(last_beat.unwrap_or(0));
         let incarnation = hb.incarnation;
         let expiry =
             self.last_heartbeat_arrival_ms(broker) + self.config.broker_session_timeout_ms + 1;
@@ -239,6 +247,16 @@ impl Simulation {
         hb.session_expiry_ms = None;
         hb.incarnation += 1;
         let broker_epoch = hb.incarnation;
+        // Kafka's scheduler starts with the broker: its ISR checks run from the restart on, every
+        // L/2 (scenario-format.md, "Phases"); the series before the crash ends.
+        self.agenda.schedule(
+            self.now_ms,
+            Scheduled::IsrExpiration {
+                broker,
+                incarnation: broker_epoch,
+            },
+            None,
+        );
         let id = self
             .trace
             .emit(self.now_ms, None, || Event::BrokerRestarted {

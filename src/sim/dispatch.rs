@@ -88,7 +88,14 @@ impl Simulation {
                     self.with_broker(broker, |b, ctx| b.reaper_purge_step(ctx));
                 }
             }
-            Scheduled::IsrExpiration { broker } => {
+            Scheduled::IsrExpiration {
+                broker,
+                incarnation,
+            } => {
+                // A restart began a series of its own (scenario-format.md, "Phases"): this one ends.
+                if self.heartbeats[broker.0 as usize].incarnation != incarnation {
+                    return;
+                }
                 if self.is_running(broker) {
                     self.with_broker(broker, |b, ctx| b.on_isr_expiration(ctx));
                 }
@@ -96,7 +103,10 @@ impl Simulation {
                 let period = self.config.isr_expiration_period_ms().max(1);
                 self.agenda.schedule(
                     self.now_ms + period,
-                    Scheduled::IsrExpiration { broker },
+                    Scheduled::IsrExpiration {
+                        broker,
+                        incarnation,
+                    },
                     None,
                 );
             }

@@ -196,7 +196,10 @@ impl Simulation {
                 Scheduled::ReaperWake { .. } => {
                     out.pop();
                 }
-                Scheduled::IsrExpiration { broker } => out.extend([9, broker.0.into()]),
+                Scheduled::IsrExpiration {
+                    broker,
+                    incarnation,
+                } => out.extend([9, broker.0.into(), *incarnation]),
                 other => {
                     if encode_delivery(other, &mut out).is_none() {
                         out.push(8);

@@ -23,6 +23,7 @@ mod fast_forward;
 #[path = "fast_forward_off.rs"]
 mod fast_forward;
 pub mod invariants;
+pub mod phases;
 pub mod queue;
 mod report;
 mod setup;
@@ -67,6 +68,8 @@ pub struct Simulation {
     now_ms: u64,
     seed: u64,
     config: Config,
+    /// Where each broker's ISR check and heartbeats fall (scenario-format.md, "Phases").
+    phases: phases::Phases,
     topics: Vec<TopicSpec>,
     topic_names: Vec<String>,
     topic_names_shared: Vec<Rc<str>>,
@@ -113,6 +116,10 @@ impl Simulation {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    pub fn phases(&self) -> &phases::Phases {
+        &self.phases
     }
 
     pub fn config(&self) -> &Config {

@@ -35,8 +35,11 @@ pub enum Scheduled {
     ReaperWake {
         broker: BrokerId,
     },
+    /// A broker's ISR check; `incarnation` is its process's (a restart starts a new series,
+    /// and the old one's next check finds it stale and ends).
     IsrExpiration {
         broker: BrokerId,
+        incarnation: u64,
     },
     /// The controller's session timer for a broker that stopped heart-beating.
     SessionExpiry {
@@ -63,7 +66,7 @@ impl Scheduled {
             Scheduled::FetchArrives(r) => Some(r.leader),
             Scheduled::AlterPartitionDone { leader, .. } => Some(*leader),
             Scheduled::ReaperWake { broker }
-            | Scheduled::IsrExpiration { broker }
+            | Scheduled::IsrExpiration { broker, .. }
             | Scheduled::MetadataArrives { broker, .. } => Some(*broker),
             Scheduled::FetchResponseArrives(_)
             | Scheduled::FetchFailed { .. }

@@ -75,6 +75,7 @@ impl Simulation {
         Ok(Simulation {
             now_ms: 0,
             seed,
+            phases: Default::default(),
             topic_names: topics.iter().map(|t| t.name.clone()).collect(),
             topic_names_shared: topics.iter().map(|t| Rc::from(t.name.as_str())).collect(),
             topics,
@@ -118,6 +119,7 @@ impl Simulation {
             scenario.topics.clone(),
             trace,
         )?;
+        sim.phases = scenario.phases.clone();
         let mut actions = scenario.actions.clone();
         crate::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
         sim.pending_actions = actions.into();
@@ -149,10 +151,15 @@ impl Simulation {
             }
         }
         self.flush_outbox();
+        // Each broker's ISR check starts at its phase (0 unless the scenario moves it).
         for b in 0..self.brokers.len() {
             let broker = BrokerId(b as u32);
-            self.agenda
-                .schedule(0, Scheduled::IsrExpiration { broker }, None);
+            let at_ms = self.phases.isr_check_ms.of(broker);
+            let check = Scheduled::IsrExpiration {
+                broker,
+                incarnation: 0,
+            };
+            self.agenda.schedule(at_ms, check, None);
         }
     }
 }

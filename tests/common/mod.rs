@@ -124,5 +124,6 @@ pub fn random_scenario(seed: u64) -> Scenario {
         run_until_ms,
         story: Vec::new(),
         session: None,
+        phases: Default::default(),
     }
 }
