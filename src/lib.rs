@@ -17,6 +17,7 @@
 //! - [`session`]: a run a person plays: seek to any instant (checkpoints and replay), step back,
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
+//! - [`sweep`]: a scenario at every phase of a beat: what a real broker could answer.
 //! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
 //! - `hot` (crate-private): the purgatory's and the timer's lookups, compiled in place in the
 //!   size-optimised .wasm.
@@ -31,6 +32,7 @@ pub mod scenario;
 pub mod session;
 pub mod sim;
 mod sort;
+pub mod sweep;
 pub mod timer;
 pub mod trace;
 /// Kafka's purgatory benchmark workload, shared by the native bench and the wasm bench page

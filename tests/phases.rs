@@ -206,3 +206,115 @@ fn phases_round_trip_in_the_canonical_text_only_when_set() {
     let without = Scenario::from_value(&stalled(Some(json!({ "isr_check_ms": 0 })))).unwrap();
     assert!(!without.to_json().contains("\"phases\": {"));
 }
+
+/// `purgatory sweep`'s core: the contract's example at every ISR-check phase gives exactly the
+/// contract's split, with the answer times of each side.
+#[test]
+fn the_sweep_finds_the_exact_boundaries_of_the_contracts_example() {
+    use purgatory_playground::sweep::{sweep, Beat};
+    let scenario = Scenario::from_value(&stalled(None)).unwrap();
+    let s = sweep(&scenario, Beat::IsrCheck, None);
+    assert_eq!(s.period_ms, 15_000);
+    let p1 = &s.requests[0];
+    assert_eq!(&*p1.id, "p1");
+    let spans: Vec<_> = p1
+        .outcomes
+        .iter()
+        .map(|o| {
+            (
+                o.outcome.errors.clone(),
+                o.phases.clone(),
+                o.count,
+                o.answered_ms,
+            )
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            (
+                vec![Some("REQUEST_TIMED_OUT")],
+                vec![(0, 0), (990, 14_999)],
+                14_011,
+                Some((31_000, 31_000))
+            ),
+            (
+                vec![Some("NONE")],
+                vec![(1, 989)],
+                989,
+                Some((30_011, 30_999))
+            ),
+        ]
+    );
+    // One broker's heartbeat moved alone: the stalled follower keeps heart-beating, so nothing
+    // changes for p1.
+    let hb = sweep(
+        &scenario,
+        Beat::Heartbeat,
+        Some(purgatory_playground::sim::action::BrokerId(2)),
+    );
+    assert_eq!(hb.requests[0].outcomes.len(), 1);
+    assert_eq!(hb.requests[0].outcomes[0].count, 2000);
+    assert!(hb.to_text().contains("p1: the same at every phase"));
+    assert!(s
+        .to_text()
+        .contains("NONE: phase 1..989 (989/15000, 6.6%), answered 30011..30999 ms"));
+}
+
+/// The runner's `sweep`: text by default, JSON with --json; a wrong option is exit 2 with a line
+/// that says what it takes.
+#[test]
+fn the_runner_sweeps_and_refuses_wrong_options() {
+    let dir = std::env::temp_dir().join(format!("phases-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("race.json");
+    std::fs::write(&file, stalled(None).to_string()).unwrap();
+    let purgatory = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_purgatory"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let path = file.to_str().unwrap();
+    let text = purgatory(&["sweep", path]);
+    assert!(text.status.success());
+    let out = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        out.contains("REQUEST_TIMED_OUT: phase 0, 990..14999"),
+        "{out}"
+    );
+    let json = purgatory(&[
+        "sweep",
+        path,
+        "--phase",
+        "heartbeat",
+        "--broker",
+        "1",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["beat"], "heartbeat");
+    assert_eq!(v["broker"], 1);
+    assert_eq!(v["period_ms"], 2000);
+    for (args, says) in [
+        (
+            vec!["sweep", path, "--phase", "fetch"],
+            "--phase takes isr_check or heartbeat, not `fetch`",
+        ),
+        (
+            vec!["sweep", path, "--broker", "9"],
+            "--broker 9: the scenario has brokers 0 to 2",
+        ),
+        (vec!["sweep"], "`sweep` needs a scenario file"),
+    ] {
+        let o = purgatory(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.lines().next().unwrap().contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

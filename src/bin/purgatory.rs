@@ -13,17 +13,24 @@ use std::process::ExitCode;
 
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use purgatory_playground::sim::action::BrokerId;
 use purgatory_playground::sim::budget;
+use purgatory_playground::sweep::Beat;
 use purgatory_playground::trace::TraceHash;
 
 const USAGE: &str = "\
 Usage: purgatory run SCENARIO.json [--trace] [--trace-hash]
+       purgatory sweep SCENARIO.json [--phase isr_check|heartbeat] [--broker B] [--json]
        purgatory --help
 
 Plays a scenario file on the simulation core and prints the result as JSON on stdout.
   --trace       also write the event trace to stderr, one JSON object per line
   --trace-hash  then write `trace-hash HEX` to stderr: FNV-1a 64 of the trace's JSON Lines, the
                 hash the page shows, to check two runs are the same
+
+`sweep` runs the scenario at every phase of one beat (the ISR check by default; every broker's,
+or broker B's alone) and prints, per produce request, each distinct outcome with the exact phases
+where it happens, their share, and its answer times (scenario-format.md, \"Phases\").
 
 Exit status: 0 the scenario ran; 2 the file is not a valid scenario, cannot be read, or the
 command line is wrong; 1 the output could not be written.";
@@ -39,6 +46,12 @@ enum Command {
         trace: bool,
         trace_hash: bool,
     },
+    Sweep {
+        file: PathBuf,
+        beat: Beat,
+        broker: Option<u32>,
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +66,12 @@ fn main() -> ExitCode {
             trace,
             trace_hash,
         }) => run(&file, trace, trace_hash),
+        Ok(Command::Sweep {
+            file,
+            beat,
+            broker,
+            json,
+        }) => sweep(&file, beat, broker, json),
         Err(problem) => {
             say(&format!("purgatory: {problem}\n\n{USAGE}"));
             ExitCode::from(EXIT_INVALID)
@@ -75,6 +94,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
     };
     match command.to_string_lossy().as_ref() {
         "run" => parse_run_args(rest),
+        "sweep" => parse_sweep_args(rest),
         "help" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -110,6 +130,88 @@ fn parse_run_args(args: &[OsString]) -> Result<Command, String> {
             trace_hash,
         }),
         None => Err("`run` needs a scenario file".to_string()),
+    }
+}
+
+fn parse_sweep_args(args: &[OsString]) -> Result<Command, String> {
+    let mut file: Option<PathBuf> = None;
+    let mut beat = Beat::IsrCheck;
+    let mut broker = None;
+    let mut json = false;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        match text.as_ref() {
+            "--json" => json = true,
+            "--phase" => {
+                let value = args.next().map(|v| v.to_string_lossy().into_owned());
+                beat = match value.as_deref() {
+                    Some("isr_check") => Beat::IsrCheck,
+                    Some("heartbeat") => Beat::Heartbeat,
+                    other => {
+                        return Err(format!(
+                            "--phase takes isr_check or heartbeat, not {}",
+                            other.map_or("nothing".to_string(), |v| format!("`{v}`"))
+                        ))
+                    }
+                };
+            }
+            "--broker" => {
+                let value = args.next().map(|v| v.to_string_lossy().into_owned());
+                broker = Some(
+                    value
+                        .as_deref()
+                        .and_then(|v| v.parse::<u32>().ok())
+                        .ok_or_else(|| "--broker takes a broker number".to_string())?,
+                );
+            }
+            t if t.starts_with('-') && t.len() > 1 => return Err(format!("unknown option `{t}`")),
+            _ if file.is_none() => file = Some(PathBuf::from(arg)),
+            _ => {
+                return Err(format!(
+                    "unexpected argument `{text}`: sweep takes one scenario file"
+                ))
+            }
+        }
+    }
+    let file = file.ok_or_else(|| "`sweep` needs a scenario file".to_string())?;
+    Ok(Command::Sweep {
+        file,
+        beat,
+        broker,
+        json,
+    })
+}
+
+fn sweep(file: &Path, beat: Beat, broker: Option<u32>, json: bool) -> ExitCode {
+    let (scenario, _) = match load(file, false) {
+        Ok(loaded) => loaded,
+        Err(line) => {
+            say(&line);
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    if let Some(b) = broker.filter(|&b| b >= scenario.config.brokers) {
+        say(&format!(
+            "purgatory: --broker {b}: the scenario has brokers 0 to {}",
+            scenario.config.brokers - 1
+        ));
+        return ExitCode::from(EXIT_INVALID);
+    }
+    let result = purgatory_playground::sweep::sweep(&scenario, beat, broker.map(BrokerId));
+    let text = if json {
+        serde_json::to_string_pretty(&result)
+            .map(|t| t + "\n")
+            .unwrap_or_default()
+    } else {
+        result.to_text()
+    };
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            say(&format!("purgatory: {}: {error}", file.display()));
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
     }
 }
 

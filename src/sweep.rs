@@ -1,0 +1,226 @@
+//! What could a real broker answer? A scenario run at every phase of one beat (scenario-format.md,
+//! "Phases"): each produce request's distinct outcomes, the exact phases (in ms, as ranges) where
+//! each happens, their share of the period, and the range of its answer times. Exact because every
+//! phase is run: a boundary is the millisecond where the model's answer changes, found by running
+//! it there, not estimated.
+
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use crate::scenario::Scenario;
+use crate::sim::action::BrokerId;
+use crate::sim::phases::BeatPhase;
+use crate::sim::run_scenario;
+
+/// Which beat is swept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Beat {
+    /// The ISR check, every `replica_lag_time_max_ms / 2`.
+    IsrCheck,
+    /// The heartbeats, every `broker_heartbeat_interval_ms`.
+    Heartbeat,
+}
+
+impl Beat {
+    pub fn period_ms(self, scenario: &Scenario) -> u64 {
+        match self {
+            Beat::IsrCheck => scenario.config.isr_expiration_period_ms(),
+            Beat::Heartbeat => scenario.config.broker_heartbeat_interval_ms,
+        }
+    }
+}
+
+/// One request's outcome as the client sees it: the error of each partition (None where it got
+/// no answer) and whether its connection was closed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub errors: Vec<Option<&'static str>>,
+    pub connection_closed: bool,
+}
+
+/// Where one outcome of one request happens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutcomeSpan {
+    pub outcome: Outcome,
+    /// Inclusive ranges of phases, ascending.
+    pub phases: Vec<(u64, u64)>,
+    /// How many phases of the period (of `period_ms`) give it.
+    pub count: u64,
+    /// The earliest and latest answer time over those phases; None when never answered.
+    pub answered_ms: Option<(u64, u64)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RequestSweep {
+    pub id: Rc<str>,
+    pub outcomes: Vec<OutcomeSpan>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sweep {
+    pub scenario: String,
+    pub beat: Beat,
+    /// The broker whose beat moved (the others' stay as the file has them); None: every broker's.
+    pub broker: Option<BrokerId>,
+    pub period_ms: u64,
+    pub requests: Vec<RequestSweep>,
+}
+
+/// Runs `scenario` at every phase 0 .. period − 1 of `beat` (of `broker`'s beat only, or of every
+/// broker's together) and gathers each request's outcomes.
+pub fn sweep(scenario: &Scenario, beat: Beat, broker: Option<BrokerId>) -> Sweep {
+    let period_ms = beat.period_ms(scenario).max(1);
+    let mut requests: Vec<RequestSweep> = Vec::new();
+    let mut at = scenario.clone();
+    for phase in 0..period_ms {
+        let moved = with_phase(&scenario_beat(scenario, beat), broker, phase, scenario);
+        match beat {
+            Beat::IsrCheck => at.phases.isr_check_ms = moved,
+            Beat::Heartbeat => at.phases.heartbeat_ms = moved,
+        }
+        let Ok(result) = run_scenario(&at, None) else {
+            continue; // only a trace writer can fail, and there is none
+        };
+        for (i, r) in result.responses.iter().enumerate() {
+            if requests.len() <= i {
+                requests.push(RequestSweep {
+                    id: r.id.clone(),
+                    outcomes: Vec::new(),
+                });
+            }
+            let outcome = Outcome {
+                errors: r.partitions.iter().map(|p| p.error).collect(),
+                connection_closed: r.connection_closed,
+            };
+            add(&mut requests[i].outcomes, outcome, phase, r.responded_ms);
+        }
+    }
+    Sweep {
+        scenario: scenario.name.clone(),
+        beat,
+        broker,
+        period_ms,
+        requests,
+    }
+}
+
+fn scenario_beat(scenario: &Scenario, beat: Beat) -> BeatPhase {
+    match beat {
+        Beat::IsrCheck => scenario.phases.isr_check_ms.clone(),
+        Beat::Heartbeat => scenario.phases.heartbeat_ms.clone(),
+    }
+}
+
+/// The beat with `broker`'s phase (or every broker's) set to `phase`.
+fn with_phase(
+    current: &BeatPhase,
+    broker: Option<BrokerId>,
+    phase: u64,
+    scenario: &Scenario,
+) -> BeatPhase {
+    match broker {
+        None => BeatPhase::Every(phase),
+        Some(b) => {
+            let n = scenario.config.brokers as usize;
+            let mut each: Vec<u64> = (0..n).map(|i| current.of(BrokerId(i as u32))).collect();
+            if let Some(slot) = each.get_mut(b.0 as usize) {
+                *slot = phase;
+            }
+            BeatPhase::PerBroker(each)
+        }
+    }
+}
+
+fn add(spans: &mut Vec<OutcomeSpan>, outcome: Outcome, phase: u64, answered: Option<u64>) {
+    let span = match spans.iter_mut().position(|s| s.outcome == outcome) {
+        Some(i) => &mut spans[i],
+        None => {
+            spans.push(OutcomeSpan {
+                outcome,
+                phases: Vec::new(),
+                count: 0,
+                answered_ms: None,
+            });
+            spans.last_mut().expect("just pushed")
+        }
+    };
+    match span.phases.last_mut() {
+        Some((_, hi)) if *hi + 1 == phase => *hi = phase,
+        _ => span.phases.push((phase, phase)),
+    }
+    span.count += 1;
+    if let Some(ms) = answered {
+        span.answered_ms = Some(match span.answered_ms {
+            Some((lo, hi)) => (lo.min(ms), hi.max(ms)),
+            None => (ms, ms),
+        });
+    }
+}
+
+impl Sweep {
+    /// The sweep as text a person reads: per request, each outcome with its phases, share and
+    /// answer times.
+    pub fn to_text(&self) -> String {
+        let beat = match self.beat {
+            Beat::IsrCheck => "ISR check",
+            Beat::Heartbeat => "heartbeat",
+        };
+        let whose = match self.broker {
+            Some(b) => format!("broker {b}'s"),
+            None => "every broker's".to_string(),
+        };
+        let mut out = format!(
+            "{}: {whose} {beat} phase swept over 0 .. {} ms\n",
+            self.scenario,
+            self.period_ms - 1
+        );
+        for r in &self.requests {
+            let verdict = if r.outcomes.len() == 1 {
+                "the same at every phase"
+            } else {
+                "depends on the phase"
+            };
+            out.push_str(&format!("{}: {verdict}\n", r.id));
+            for s in &r.outcomes {
+                let errors: Vec<&str> = s
+                    .outcome
+                    .errors
+                    .iter()
+                    .map(|e| e.unwrap_or("no answer"))
+                    .collect();
+                let closed = if s.outcome.connection_closed {
+                    ", connection closed"
+                } else {
+                    ""
+                };
+                let ranges: Vec<String> = s
+                    .phases
+                    .iter()
+                    .map(|(lo, hi)| {
+                        if lo == hi {
+                            lo.to_string()
+                        } else {
+                            format!("{lo}..{hi}")
+                        }
+                    })
+                    .collect();
+                let share = 100.0 * s.count as f64 / self.period_ms as f64;
+                let answered = match s.answered_ms {
+                    Some((lo, hi)) if lo == hi => format!("answered at {lo} ms"),
+                    Some((lo, hi)) => format!("answered {lo}..{hi} ms"),
+                    None => "not answered".to_string(),
+                };
+                out.push_str(&format!(
+                    "  {}{closed}: phase {} ({}/{}, {share:.1}%), {answered}\n",
+                    errors.join(" + "),
+                    ranges.join(", "),
+                    s.count,
+                    self.period_ms
+                ));
+            }
+        }
+        out
+    }
+}
