@@ -65,8 +65,9 @@ fn acks_all_completes_when_the_second_follower_fetches() {
 
 #[test]
 fn acks_all_times_out_while_stalled_follower_still_in_isr() {
-    // S2: a stalled ISR follower blocks acks=all until it leaves the ISR (45 000 + 10), after
-    // the 31 000 timeout; the timed-out records then commit.
+    // S2: a stalled ISR follower blocks acks=all until it leaves the ISR (at the check beat of
+    // φ = 7 300 after 30 000 ms of lag: 37 300 + 10), after the 31 000 timeout; the timed-out
+    // records then commit.
     let r = run("s02-stalled-follower-times-out");
     assert_eq!(
         outcome(&r, "p1"),
