@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The embed's size budgets (issue 9), gzipped at level 9: the element's module
-# dist/purgatory-playground.js within 60,000 bytes, the self-contained page (wasm inlined)
+# dist/purgatory-playground.js within 62,000 bytes (60,000 until the markup tag, the Kafka check's
+# mark and the phase-aware stories came; the house issue relaxes budgets that bend the code, so a
+# clear form is written first and measured), the self-contained page (wasm inlined)
 # dist/purgatory-playground.html within 260,000 bytes. Sizes are deterministic for a given
 # toolchain, so this is a check, not a benchmark; it prints each size and its budget.
 set -euo pipefail
@@ -20,6 +22,6 @@ check() {
         say "$file: $size bytes gzipped (budget $budget)"
     fi
 }
-check dist/purgatory-playground.js 60000
+check dist/purgatory-playground.js 62000
 check dist/purgatory-playground.html 260000
 exit "$over"
