@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The page's size budget: the built .wasm, gzipped at level 9, must stay within 165,000 bytes
-# (issue 9's budget, with serde-wasm-bindgen back on the boundary; it was 150,000 without it).
+# The page's size budget: the built .wasm, gzipped at level 9, must stay within 170,000 bytes
+# (issue 9's budget was 165,000, with serde-wasm-bindgen back on the boundary; 150,000 without it.
+# The phase sweep in the page (PhaseSweep: the runner's own run loop, which the session never used)
+# took 3.7 KB, and the house issue relaxes budgets that bend the code).
 # Size is deterministic for a given toolchain, so this is a check, not a benchmark; it names the
 # size and the budget either way.
 set -euo pipefail
@@ -8,7 +10,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-BUDGET=165000
+BUDGET=170000
 wasm=www/pkg/purgatory_playground_bg.wasm
 [[ -f "$wasm" ]] || die "$wasm is missing: run 'npm run build' first"
 size=$(gzip -9c "$wasm" | wc -c)

@@ -1,82 +1,125 @@
-// Compares the model's result document for a scenario with what Apache Kafka answered in one or
-// more runs of tools/kafka-check/KafkaCheck.java. Prints one JSON line per scenario:
-//   {scenario, verdict: agree|noise|disagree|could-not-drive, fields: [...], reason?}
-// where each field is {field, model, kafka: [run values], verdict, window_ms?}.
+// Compares the model with what Apache Kafka answered in one or more runs of
+// tools/kafka-check/KafkaCheck.java. Prints one JSON line per scenario:
+//   {scenario, verdict: agree|noise|explained|disagree, runs, phases: [per run], fields: [...]}
+// where each field is {field, model: [per run], kafka: [per run], verdict, window_ms?, reason?}.
 //
 //   node scripts/kafka-compare.mjs SCENARIO.json MODEL.json KAFKA-RUN.json [KAFKA-RUN.json ...]
 //
+// Each run is compared with the model run at that run's phases (scenario-format.md, "Phases"):
+// Kafka runs each broker's ISR check every replica.lag.time.max.ms / 2 on a beat of its own, and
+// KafkaCheck reads where it fell from the brokers' "Shrinking ISR" lines, so a broker that shrank
+// gets that beat as its phase (the others keep 0: no check of theirs changed an ISR). MODEL.json is
+// the model at the file's own phases, used for a run that saw no shrink.
+//
 // Exact: each response's error per partition and base offset, whether it was answered, the final
 // leader, ISR, high watermark and every replica's log end offset. Within a window: each answer's
-// time. Kafka runs its ISR check every replica.lag.time.max.ms / 2 from each broker's own start,
-// and a caught-up follower's fetch waits up to replica.fetch.wait.max.ms, so an answer that an ISR
-// change or a fetch releases can fall anywhere within L/2 + W of the model's instant (the model puts
-// every beat at t = 0); 500 ms more covers the AlterPartition round trip and wall-clock noise on a
-// shared machine. An answer the timer or the request alone decides gets W + 500 ms.
-// A field whose value differs between Kafka's own runs is noise, never agreement. A disagreement
-// whose cause was found to be a stated simplification of the model is `explained`, with that
-// reason (tools/kafka-check/explained.json, by scenario and field); any other is `disagree`.
-import { readFileSync } from 'node:fs';
+// time. At a known beat the window is replica.fetch.wait.max.ms + 500 ms: a follower's last
+// caught-up fetch falls up to W before a pause, and 500 ms covers the AlterPartition round trip and
+// a shared machine's noise. Where no beat was seen and a follower stopped before the answer, an
+// ISR check may have decided it anywhere within L/2 + W + 500 ms of the model's instant.
+// A field whose value differs between Kafka's own runs, where the model at their phases does not
+// say it should, is noise, never agreement. A disagreement traced to a stated simplification of
+// the model is `explained`, with that reason (tools/kafka-check/explained.json).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const [scenarioFile, modelFile, ...runFiles] = process.argv.slice(2);
 if (!scenarioFile || !modelFile || runFiles.length === 0) {
   console.error('usage: kafka-compare.mjs SCENARIO.json MODEL.json KAFKA-RUN.json [...]');
   process.exit(2);
 }
 const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
-const model = JSON.parse(readFileSync(modelFile, 'utf8'));
+const fileModel = JSON.parse(readFileSync(modelFile, 'utf8'));
 const runs = runFiles.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-const explained = JSON.parse(readFileSync(new URL('../tools/kafka-check/explained.json', import.meta.url), 'utf8'))[scenario.name] ?? {};
+const explained = JSON.parse(readFileSync(path.join(ROOT, 'tools/kafka-check/explained.json'), 'utf8'))[scenario.name] ?? {};
 
 const config = scenario.config ?? {};
 const L = config.replica_lag_time_max_ms ?? 30000;
 const W = config.replica_fetch_wait_max_ms ?? 500;
+const BROKERS = config.brokers ?? 3;
 const SLACK = 500;
-/** Did a follower stop (pause or crash) before `at`? Then an ISR change may decide the answer. */
-const disturbedBefore = (at) => scenario.actions.some((a) => a.at_ms <= at && ['pause_follower', 'crash_broker', 'elect_leader'].includes(a.action));
+const PERIOD = Math.floor(L / 2);
+
+/** The ISR-check phase of each broker that shrank in a run (its first shrink's beat), or null. */
+function phasesOf(run) {
+  const seen = {};
+  for (const s of run.isr_shrinks ?? []) {
+    if (!(s.broker in seen) && PERIOD > 0) seen[s.broker] = ((s.at_ms % PERIOD) + PERIOD) % PERIOD;
+  }
+  return Object.keys(seen).length ? seen : null;
+}
+
+/** The model's result at a run's phases (the purgatory runner on the scenario with them). */
+function modelAt(phases) {
+  if (!phases) return fileModel;
+  const own = scenario.phases?.isr_check_ms;
+  const each = Array.from({ length: BROKERS }, (_, b) => phases[b] ?? (Array.isArray(own) ? own[b] : own ?? 0));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kafka-compare-'));
+  try {
+    const file = path.join(dir, 'scenario.json');
+    writeFileSync(file, JSON.stringify({ ...scenario, phases: { ...(scenario.phases ?? {}), isr_check_ms: each } }));
+    return JSON.parse(execFileSync(path.join(ROOT, 'target/release/purgatory'), ['run', file], { encoding: 'utf8' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const phases = runs.map(phasesOf);
+const models = phases.map(modelAt);
 
 const fields = [];
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-function exact(field, modelValue, kafkaValues) {
-  const agreeAmongRuns = kafkaValues.every((v) => same(v, kafkaValues[0]));
-  const verdict = !agreeAmongRuns ? 'noise' : same(modelValue, kafkaValues[0]) ? 'agree' : 'disagree';
-  fields.push({ field, model: modelValue, kafka: kafkaValues, verdict });
+function exact(field, modelValues, kafkaValues) {
+  const agree = kafkaValues.every((v, i) => same(v, modelValues[i]));
+  const runsDiffer = kafkaValues.some((v) => !same(v, kafkaValues[0]));
+  const verdict = agree ? 'agree' : runsDiffer ? 'noise' : 'disagree';
+  fields.push({ field, model: modelValues, kafka: kafkaValues, verdict });
 }
 
-function timed(field, modelMs, kafkaMs, windowMs) {
-  const present = kafkaMs.every((v) => v != null) && modelMs != null;
-  let verdict;
-  if (!present) verdict = same(kafkaMs.map((v) => v == null), kafkaMs.map(() => modelMs == null)) ? 'agree' : 'disagree';
-  else verdict = kafkaMs.every((v) => Math.abs(v - modelMs) <= windowMs) ? 'agree' : 'disagree';
-  fields.push({ field, model: modelMs, kafka: kafkaMs, verdict, window_ms: windowMs });
+function timed(field, modelMs, kafkaMs, windows) {
+  const fits = kafkaMs.every((v, i) => (v == null) === (modelMs[i] == null) && (v == null || Math.abs(v - modelMs[i]) <= windows[i]));
+  fields.push({ field, model: modelMs, kafka: kafkaMs, verdict: fits ? 'agree' : 'disagree', window_ms: Math.max(...windows) });
 }
+
+/** Did a follower stop (pause or crash) before `at`? Then an ISR change may decide the answer. */
+const disturbedBefore = (at) => scenario.actions.some((a) => a.at_ms <= at && ['pause_follower', 'crash_broker', 'elect_leader'].includes(a.action));
 
 const byId = (doc) => new Map(doc.responses.filter(Boolean).map((r) => [r.id, r]));
 const kafkaById = runs.map(byId);
-for (const r of model.responses) {
+const modelById = models.map(byId);
+for (const r of fileModel.responses) {
   const ks = kafkaById.map((m) => m.get(r.id) ?? null);
+  const ms = modelById.map((m) => m.get(r.id));
   if (ks.some((k) => k == null)) {
-    fields.push({ field: `${r.id}`, model: 'answered', kafka: ks.map((k) => (k ? 'recorded' : 'missing')), verdict: 'disagree' });
+    fields.push({ field: `${r.id}`, model: ms.map(() => 'answered'), kafka: ks.map((k) => (k ? 'recorded' : 'missing')), verdict: 'disagree' });
     continue;
   }
   // acks=0 is never answered: the outcome the model gives is not on the wire, only the closing.
   const acks0 = scenario.actions.find((a) => a.id === r.id)?.acks === 0;
   if (!acks0) {
     const parts = (doc) => doc.partitions.map((p) => `${p.topic}-${p.partition} ${p.error} @${p.base_offset}`).sort();
-    exact(`${r.id}.partitions`, parts(r), ks.map(parts));
-    const window = disturbedBefore(r.responded_ms ?? r.received_ms) ? L / 2 + W + SLACK : W + SLACK;
-    timed(`${r.id}.responded_ms`, r.responded_ms, ks.map((k) => k.responded_ms), window);
+    exact(`${r.id}.partitions`, ms.map(parts), ks.map(parts));
+    const windows = ms.map((m, i) => (phases[i] || !disturbedBefore(m.responded_ms ?? m.received_ms) ? W + SLACK : PERIOD + W + SLACK));
+    timed(`${r.id}.responded_ms`, ms.map((m) => m.responded_ms), ks.map((k) => k.responded_ms), windows);
   }
-  exact(`${r.id}.connection_closed`, r.connection_closed, ks.map((k) => k.connection_closed));
+  exact(`${r.id}.connection_closed`, ms.map((m) => m.connection_closed), ks.map((k) => k.connection_closed));
 }
-for (const p of model.partitions) {
+for (const p of fileModel.partitions) {
   const tp = `${p.topic}-${p.partition}`;
-  const ks = runs.map((run) => run.partitions.find((x) => x.topic === p.topic && x.partition === p.partition) ?? null);
-  exact(`${tp}.leader`, p.leader, ks.map((k) => k?.leader ?? null));
-  exact(`${tp}.isr`, p.isr, ks.map((k) => k?.isr ?? null));
-  exact(`${tp}.high_watermark`, p.high_watermark, ks.map((k) => k?.high_watermark ?? null));
+  const find = (doc) => doc.partitions.find((x) => x.topic === p.topic && x.partition === p.partition) ?? null;
+  const ks = runs.map(find);
+  const ms = models.map(find);
+  exact(`${tp}.leader`, ms.map((m) => m.leader), ks.map((k) => k?.leader ?? null));
+  exact(`${tp}.isr`, ms.map((m) => m.isr), ks.map((k) => k?.isr ?? null));
+  exact(`${tp}.high_watermark`, ms.map((m) => m.high_watermark), ks.map((k) => k?.high_watermark ?? null));
   for (const rep of p.replicas) {
-    exact(`${tp}.leo[${rep.broker}]`, rep.log_end_offset, ks.map((k) => k?.replicas.find((x) => x.broker === rep.broker)?.log_end_offset ?? null));
+    const leo = (doc) => doc?.replicas.find((x) => x.broker === rep.broker)?.log_end_offset ?? null;
+    exact(`${tp}.leo[${rep.broker}]`, ms.map(leo), ks.map(leo));
   }
 }
 
@@ -85,4 +128,4 @@ for (const f of fields) {
 }
 const verdicts = new Set(fields.map((f) => f.verdict));
 const verdict = ['disagree', 'explained', 'noise'].find((v) => verdicts.has(v)) ?? 'agree';
-console.log(JSON.stringify({ scenario: scenario.name, verdict, runs: runs.length, fields }));
+console.log(JSON.stringify({ scenario: scenario.name, verdict, runs: runs.length, phases, fields }));

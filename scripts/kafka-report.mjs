@@ -25,6 +25,13 @@ for (const v of verdicts) {
 
 if (flag === '--no-report') process.exit(0);
 const date = new Date().toISOString().slice(0, 10);
+/** Where Kafka's ISR-check beats fell in each run, which the model was run at. */
+function phaseLine(v) {
+  const runs = (v.phases ?? []).map((p, i) => (p
+    ? `run ${i + 1}: ${Object.entries(p).map(([b, phi]) => `broker ${b} at φ = ${phi}`).join(', ')}`
+    : `run ${i + 1}: no ISR shrink, so the model at the file's own phases`));
+  return runs.length ? `Kafka's ISR-check beats (from its "Shrinking ISR" lines), the model run at each: ${runs.join('; ')}.` : '';
+}
 const md = [
   '# Checked against Apache Kafka',
   '',
@@ -34,8 +41,11 @@ const md = [
   'Each scenario was replayed on a fresh cluster (tools/kafka-check/KafkaCheck.java) and compared',
   'field by field with the model (scripts/kafka-compare.mjs): error codes, base offsets, the final',
   "leader, ISR, high watermark and every replica's log end offset exactly; each answer's time within",
-  'the window stated on its row (Kafka runs its ISR check and fetch waits on beats of its own). A field',
-  "that differed between Kafka's own runs is noise, not agreement. A difference traced to a stated",
+  "the window stated on its row. Each run is compared with the model at that run's phases: where a",
+  "leader's ISR check shrank an ISR, its log line gives the beat, and the model runs with",
+  'phases.isr_check_ms there (scenario-format.md, "Phases"). A field',
+  "that differed between Kafka's own runs where the model at their phases did not is noise, not",
+  'agreement. A difference traced to a stated',
   'simplification of the model is explained, with the reason (tools/kafka-check/explained.json).',
   '',
   '| scenario | verdict | agree / noise / explained / disagree |',
@@ -46,6 +56,7 @@ const md = [
     `## ${v.scenario}`,
     '',
     v.reason ? `${v.reason}\n` : '',
+    `${phaseLine(v)}\n`,
     '| field | model | Kafka (each run) | verdict |',
     '|---|---|---|---|',
     ...v.fields.map((f) => `| ${f.field} | ${show(f.model)} | ${f.kafka.map(show).join(', ')} | ${f.verdict}${f.window_ms ? ` (±${f.window_ms} ms)` : ''} |`),

@@ -71,38 +71,90 @@ pub struct Sweep {
 /// Runs `scenario` at every phase 0 .. period − 1 of `beat` (of `broker`'s beat only, or of every
 /// broker's together) and gathers each request's outcomes.
 pub fn sweep(scenario: &Scenario, beat: Beat, broker: Option<BrokerId>) -> Sweep {
-    let period_ms = beat.period_ms(scenario).max(1);
-    let mut requests: Vec<RequestSweep> = Vec::new();
-    let mut at = scenario.clone();
-    for phase in 0..period_ms {
-        let moved = with_phase(&scenario_beat(scenario, beat), broker, phase, scenario);
-        match beat {
-            Beat::IsrCheck => at.phases.isr_check_ms = moved,
-            Beat::Heartbeat => at.phases.heartbeat_ms = moved,
-        }
-        let Ok(result) = run_scenario(&at, None) else {
-            continue; // only a trace writer can fail, and there is none
-        };
-        for (i, r) in result.responses.iter().enumerate() {
-            if requests.len() <= i {
-                requests.push(RequestSweep {
-                    id: r.id.clone(),
-                    outcomes: Vec::new(),
-                });
-            }
-            let outcome = Outcome {
-                errors: r.partitions.iter().map(|p| p.error).collect(),
-                connection_closed: r.connection_closed,
-            };
-            add(&mut requests[i].outcomes, outcome, phase, r.responded_ms);
+    let mut sweeper = Sweeper::new(scenario, beat, broker);
+    while !sweeper.step(u64::MAX) {}
+    sweeper.into_sweep()
+}
+
+/// A sweep run a few phases at a time (the page runs one in its frames, each within a budget).
+pub struct Sweeper {
+    scenario: Scenario,
+    beat: Beat,
+    broker: Option<BrokerId>,
+    next_phase: u64,
+    sweep: Sweep,
+}
+
+impl Sweeper {
+    pub fn new(scenario: &Scenario, beat: Beat, broker: Option<BrokerId>) -> Sweeper {
+        let period_ms = beat.period_ms(scenario).max(1);
+        Sweeper {
+            scenario: scenario.clone(),
+            beat,
+            broker,
+            next_phase: 0,
+            sweep: Sweep {
+                scenario: scenario.name.clone(),
+                beat,
+                broker,
+                period_ms,
+                requests: Vec::new(),
+            },
         }
     }
-    Sweep {
-        scenario: scenario.name.clone(),
-        beat,
-        broker,
-        period_ms,
-        requests,
+
+    /// Runs up to `phases` more phases; true once every phase has run.
+    pub fn step(&mut self, phases: u64) -> bool {
+        let end = self
+            .sweep
+            .period_ms
+            .min(self.next_phase.saturating_add(phases));
+        let own = scenario_beat(&self.scenario, self.beat);
+        for phase in self.next_phase..end {
+            let mut at = self.scenario.clone();
+            let moved = with_phase(&own, self.broker, phase, self.scenario.config.brokers);
+            match self.beat {
+                Beat::IsrCheck => at.phases.isr_check_ms = moved,
+                Beat::Heartbeat => at.phases.heartbeat_ms = moved,
+            }
+            let Ok(result) = run_scenario(&at, None) else {
+                continue; // only a trace writer can fail, and there is none
+            };
+            let requests = &mut self.sweep.requests;
+            for (i, r) in result.responses.iter().enumerate() {
+                if requests.len() <= i {
+                    requests.push(RequestSweep {
+                        id: r.id.clone(),
+                        outcomes: Vec::new(),
+                    });
+                }
+                let outcome = Outcome {
+                    errors: r.partitions.iter().map(|p| p.error).collect(),
+                    connection_closed: r.connection_closed,
+                };
+                add(&mut requests[i].outcomes, outcome, phase, r.responded_ms);
+            }
+        }
+        self.next_phase = end;
+        self.done()
+    }
+
+    pub fn done(&self) -> bool {
+        self.next_phase >= self.sweep.period_ms
+    }
+
+    /// Phases run so far (of `period_ms`).
+    pub fn phases_done(&self) -> u64 {
+        self.next_phase
+    }
+
+    /// What the phases run so far gave.
+    pub fn sweep(&self) -> &Sweep {
+        &self.sweep
+    }
+
+    pub fn into_sweep(self) -> Sweep {
+        self.sweep
     }
 }
 
@@ -118,13 +170,12 @@ fn with_phase(
     current: &BeatPhase,
     broker: Option<BrokerId>,
     phase: u64,
-    scenario: &Scenario,
+    brokers: u32,
 ) -> BeatPhase {
     match broker {
         None => BeatPhase::Every(phase),
         Some(b) => {
-            let n = scenario.config.brokers as usize;
-            let mut each: Vec<u64> = (0..n).map(|i| current.of(BrokerId(i as u32))).collect();
+            let mut each: Vec<u64> = (0..brokers).map(|i| current.of(BrokerId(i))).collect();
             if let Some(slot) = each.get_mut(b.0 as usize) {
                 *slot = phase;
             }

@@ -47,6 +47,15 @@ export class PlaygroundApp {
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
     this.story = new Story(this);
     this.controls = new Controls(this);
+    // The Phases view is imported when shown (a chunk beside the module in dist/): most embeds
+    // never show it. Once there, it sweeps the open session, and each one opened after.
+    this.phases = null;
+    if (this.has('phases')) {
+      import('./views/phases.js').then(({ PhasesView }) => {
+        this.phases = new PhasesView(this, this.$('.panel.phases'));
+        if (this.sim) this.phases.restart();
+      });
+    }
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     this.sim = null;
     this.model = null;
@@ -94,6 +103,7 @@ export class PlaygroundApp {
     this.clock.setPlaying(false);
     this.story.onOpen(); // first: the controls show "Guided story" when the scenario has one
     this.controls.onOpen();
+    this.phases?.restart();
     // A session saved while its guided story was open reopens the story at its instant.
     if (this.sim.storyOpen) this.story.start(this.sim.nowMs);
     this.saveForRecovery();
@@ -336,6 +346,7 @@ export class PlaygroundApp {
     this.ended = false;
     this.controls.hideEnd();
     this.controls.updateKafkaMark(); // the run is no longer the scenario as Kafka was checked on
+    this.phases?.restart(); // the run's actions changed
     if (cmd.action === 'produce' && cmd.acks === -1) this.clearNotices('hint'); // done what it says
     this.saveForRecovery();
     this.ingest();

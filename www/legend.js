@@ -52,6 +52,11 @@ const SECTIONS = [
     item(html`<span class="outcome other">other errors</span>`, 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection'),
     item(html`<span class="outcome waiting">waiting</span>`, 'no answer yet'),
   ]],
+  ['phases', 'Phases', [
+    item(html`<span class="strip"><span class="seg ok"></span></span>`, 'the phases of the leader’s ISR check at which the request succeeds (φ: where the check’s beat, every replica.lag.time.max.ms / 2 from the broker’s start, falls relative to the run’s 0 ms)'),
+    item(html`<span class="strip"><span class="seg bad"></span></span>`, 'the phases at which it fails; the label and the list under the strip name the error'),
+    item(html`<span class="strip"><span class="now"></span></span>`, 'this run’s phase; a segment opens the run at its phase'),
+  ]],
   ['timeline', 'Timeline', [
     item(html`<span class="mark-swatch m-produce"></span>`, 'a produce request sent'),
     item(html`<span class="mark-swatch m-ok"></span>`, 'a request answered NONE'),

@@ -6,7 +6,7 @@ import { SETUP_FIELDS } from './setup-form.js';
 import { html, join } from './html.js';
 
 /** Every view, in the order the page lays them out. */
-export const VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics'];
+export const VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics'];
 export const DEFAULT_VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel'];
 export const CONTROLS = ['full', 'minimal', 'none'];
 
@@ -16,6 +16,7 @@ const PANELS = {
   wheel: ['Timing wheel', 'Where each waiting request’s timeout sits: 1 ms buckets, and coarser levels for later deadlines.'],
   codepath: ['Code path', 'One request through the broker’s code, step by step, with the values that decided each step.'],
   responses: ['Responses', 'What each producer got back, and when.'],
+  phases: ['Phases', 'What each request would get at every phase of the leader’s ISR-check beat: the same, or a race.'],
   log: ['Event log', 'What happened, newest last, in the words of Kafka’s source (idle repeats folded; past 3,000 lines the oldest go, idle ones first).'],
   metrics: ['Metrics', 'The purgatory’s gauges at every change, and the produce latency by acks.'],
 };
@@ -80,6 +81,7 @@ const bodies = {
     <details class="explain"><summary>How the wheel works</summary><div class="wheel-explain"></div></details>`,
   codepath: () => html`<div class="cp-body"></div>`,
   responses: () => html`<p class="resp-count"></p><ul class="resp-list"></ul>`,
+  phases: () => html`<div class="phases-body"></div>`,
   log: () => html`<div class="log-filter" role="group" aria-label="Show events of kind">
       <label><input type="checkbox" value="produce" checked> produce</label>
       <label><input type="checkbox" value="purgatory" checked> purgatory</label>
@@ -157,7 +159,7 @@ function menusMarkup(opts) {
 /** The instance's markup for `{views, controls, layout}` (an Html, for `render`). */
 export function template(opts) {
   const has = (v) => opts.views.includes(v);
-  const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'log', 'metrics']
+  const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics']
     .filter(has)
     .map((v) => panel(v, bodies[v](opts)));
   return html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">

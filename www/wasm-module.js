@@ -50,10 +50,10 @@ function instantiate(module) {
   const bindings = createBindings();
   const exports = bindings.initSync({ module });
   // `memory`: the instance's linear memory, for the benches' footprint figures.
-  return { Playground: bindings.Playground, memory: exports.memory, retired: false };
+  return { Playground: bindings.Playground, PhaseSweep: bindings.PhaseSweep, memory: exports.memory, retired: false };
 }
 
-/** The page's shared model: `{Playground, memory, retired}`. */
+/** The page's shared model: `{Playground, PhaseSweep, memory, retired}`. */
 export async function sharedModel() {
   const module = await compiledModule();
   if (!shared || shared.retired) shared = instantiate(module);

@@ -128,7 +128,7 @@ pub(super) fn drop_dot_before_colon(text: &str) -> String {
 
 /// What a refused argument was, for its message: a number as JS prints it, else its `typeof`
 /// (`null` for null).
-fn found(value: &JsValue) -> String {
+pub(super) fn found(value: &JsValue) -> String {
     match value.as_f64() {
         Some(n) => js_number(n),
         None if value.is_null() => "null".to_string(),

@@ -19,6 +19,9 @@ use wasm_bindgen::prelude::*;
 #[cfg(feature = "workload")]
 mod bench;
 mod convert;
+mod sweep;
+
+pub use sweep::PhaseSweep;
 
 use convert::{
     drop_dot_before_colon, err, string_arg, to_js, to_js_object, to_js_via_text, to_json_value,

@@ -1,0 +1,47 @@
+// The Phases view: s02's one request swept over every phase of the leader's ISR check, the strip
+// split exactly as the runner's `purgatory sweep` splits it (REQUEST_TIMED_OUT at φ 0 and
+// 990-14,999, NONE at 1-989), this run's φ = 7,300 marked; a segment opens the run at its phase,
+// where the model answers as the strip said. In an embed showing only the view, too.
+import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
+
+export default async function phasesSpec(ctx) {
+  const { page, errors } = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${ctx.baseURL}?scenario=s02-stalled-follower-times-out`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded(); // it sweeps only while on screen
+  await waitText(page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
+  const segments = await page.$$eval('.panel.phases .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
+  ctx.assert(JSON.stringify(segments) === JSON.stringify([
+    'p1: REQUEST_TIMED_OUT for φ 0; open the run there',
+    'p1: REQUEST_TIMED_OUT for φ 990 to 14,999; open the run there',
+    'p1: NONE for φ 1 to 989; open the run there',
+  ]), `s02's strip splits where the sweep does: ${JSON.stringify(segments)}`);
+  const shares = await page.textContent('.panel.phases .shares');
+  ctx.assert(/NONE: φ 1-989 \(6\.6%\), answered 30,011-30,999 ms/.test(shares), `the shares and answer times: ${shares}`);
+  const marked = await page.getAttribute('.panel.phases .now', 'title');
+  ctx.assert(marked === 'this run: φ = 7,300', `this run's phase is marked: ${marked}`);
+  await ctx.screenshot(page, 'phases-s02', { fullPage: false });
+
+  // A segment opens the run at its middle phase, where p1 succeeds.
+  await page.click('.panel.phases .seg.ok');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.label === 'φ = 495');
+  const p1 = await onPlayground(page, (el) => { el.app.seek(60000); return JSON.parse(el.app.sim.result()).responses[0]; });
+  ctx.assert(p1.responded_ms === 30505 && p1.partitions[0].error === 'NONE', `at φ = 495 p1 succeeds at the shrink's commit: ${JSON.stringify(p1)}`);
+  ctx.assertNoErrors(errors, 'phases on the page');
+
+  // An embed with only the view (its chunk imported on demand).
+  const embed = await ctx.openPage({ viewport: { width: 700, height: 500 } });
+  await embed.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  await playgroundsReady(embed.page, 5);
+  await embed.page.evaluate(() => {
+    const el = document.createElement('purgatory-playground');
+    for (const [k, v] of Object.entries({ id: 'phases-only', scenario: 's10-multi-partition-request', views: 'phases', controls: 'none' })) el.setAttribute(k, v);
+    document.querySelector('main').prepend(el);
+    el.scrollIntoView();
+  });
+  await embed.page.waitForSelector('#phases-only[ready]', { state: 'attached', timeout: 20000 });
+  await embed.page.waitForFunction(() => /all 15,000 phases run/.test(document.getElementById('phases-only').shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? ''), null, { timeout: 90000 });
+  const rows = await embed.page.$$eval('#phases-only >> [data-testid="phase-row"]', (els) => els.map((e) => `${e.dataset.request}: ${e.querySelector('p').textContent}`));
+  ctx.assert(rows.length === 3 && /p1-one-done-one-times-out: p1-one-done-one-times-out depends on the phase/.test(rows[0]) && rows.slice(1).every((r) => /the same at every phase/.test(r)), `s10: only p1 depends on the phase: ${JSON.stringify(rows)}`);
+  ctx.assertNoErrors(embed.errors, 'phases in an embed');
+}

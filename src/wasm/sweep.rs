@@ -1,0 +1,80 @@
+//! The sweep at the boundary (`PhaseSweep`): a scenario run at every phase of a beat, a slice at
+//! a time, so that the page's Phases view fills within its frames (crate::sweep does the work).
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::{err, string_arg, to_js_via_text, to_json_value};
+use crate::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use crate::sweep::{Beat, Sweeper};
+
+/// Phases one `step` call may run: a call stays short even on a slow machine.
+const MAX_PHASES_PER_CALL: f64 = 100_000.0;
+
+#[wasm_bindgen]
+pub struct PhaseSweep {
+    sweeper: Sweeper,
+}
+
+#[wasm_bindgen]
+impl PhaseSweep {
+    /// A sweep of `scenario` (object or JSON text) over every phase of `beat`: `"isr_check"`
+    /// (the default) or `"heartbeat"`, every broker's together.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        scenario: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] beat: JsValue,
+    ) -> Result<PhaseSweep, JsError> {
+        let beat = match string_arg(&beat, "PhaseSweep.beat")?.as_deref() {
+            None | Some("isr_check") => Beat::IsrCheck,
+            Some("heartbeat") => Beat::Heartbeat,
+            Some(other) => {
+                return Err(err(format!(
+                    "PhaseSweep.beat: expected \"isr_check\" or \"heartbeat\", found {:?}",
+                    other
+                )))
+            }
+        };
+        let doc = to_json_value(scenario, "scenario", MAX_SCENARIO_BYTES)?;
+        let scenario = Scenario::from_value(&doc).map_err(err)?;
+        Ok(PhaseSweep {
+            sweeper: Sweeper::new(&scenario, beat, None),
+        })
+    }
+
+    /// Runs up to `phases` more phases (a whole number 1-100,000); returns whether every phase
+    /// has run.
+    pub fn step(&mut self, phases: JsValue) -> Result<bool, JsError> {
+        let n = match phases.as_f64() {
+            Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= MAX_PHASES_PER_CALL => v as u64,
+            _ => {
+                return Err(err(format!(
+                    "PhaseSweep.step: expected a whole number of phases 1-100000, found {}",
+                    super::convert::found(&phases)
+                )))
+            }
+        };
+        Ok(self.sweeper.step(n))
+    }
+
+    #[wasm_bindgen(getter, js_name = phasesDone)]
+    pub fn phases_done(&self) -> f64 {
+        self.sweeper.phases_done() as f64
+    }
+
+    #[wasm_bindgen(getter, js_name = periodMs)]
+    pub fn period_ms(&self) -> f64 {
+        self.sweeper.sweep().period_ms as f64
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.sweeper.done()
+    }
+
+    /// What the phases run so far gave: `{scenario, beat, broker, period_ms, requests: [{id,
+    /// outcomes: [{outcome: {errors, connection_closed}, phases: [[lo, hi]...], count,
+    /// answered_ms: [lo, hi] | null}]}]}`.
+    pub fn result(&self) -> Result<JsValue, JsError> {
+        to_js_via_text(self.sweeper.sweep())
+    }
+}

@@ -1,0 +1,115 @@
+// Phases: what each request of the open run would get at every phase of the leader's ISR-check
+// beat (scenario-format.md, "Phases"). Kafka runs the check every replica.lag.time.max.ms / 2 from
+// when the broker started, so where a person's actions fall on it is chance; one strip per request
+// across the period, coloured and labelled by outcome, this run's phase marked. The sweep runs in
+// the model (PhaseSweep, the runner's `purgatory sweep`), a slice per animation frame within a
+// budget; a segment is a button that opens the run at that phase.
+import { html } from '../html.js';
+import { fmt, patch } from './dom.js';
+
+/** Wall ms of sweeping per frame, so that the page stays smooth while it fills. */
+const FRAME_BUDGET_MS = 6;
+
+const outcomeText = (o) => `${o.outcome.errors.map((e) => e ?? 'no answer').join(' + ')}${o.outcome.connection_closed ? ' (connection closed)' : ''}`;
+const good = (o) => !o.outcome.connection_closed && o.outcome.errors.every((e) => e === 'NONE' || e == null);
+const ranges = (o) => o.phases.map(([lo, hi]) => (lo === hi ? fmt(lo) : `${fmt(lo)}-${fmt(hi)}`)).join(', ');
+const answered = (o) => (!o.answered_ms ? 'not answered'
+  : o.answered_ms[0] === o.answered_ms[1] ? `answered at ${fmt(o.answered_ms[0])} ms`
+    : `answered ${fmt(o.answered_ms[0])}-${fmt(o.answered_ms[1])} ms`);
+
+export class PhasesView {
+  /** @param {import('../app.js').PlaygroundApp} app @param {HTMLElement} panel */
+  constructor(app, panel) {
+    this.app = app;
+    this.body = panel.querySelector('.phases-body');
+    this.sweep = null;
+    this.raf = 0;
+    this.perStep = 20;
+    // Sweeping costs a few ms of every frame: only while the panel is on screen.
+    this.visible = false;
+    new IntersectionObserver((entries) => {
+      this.visible = entries.some((e) => e.isIntersecting);
+      if (this.visible && this.sweep && !this.sweep.done) this.loop();
+    }).observe(panel);
+    this.body.addEventListener('click', (ev) => {
+      const b = ev.target.closest('button[data-phase]');
+      if (b) this.openAt(Number(b.dataset.phase));
+    });
+  }
+
+  /** Sweeps the open session's run anew (a session opened, or its actions changed). */
+  restart() {
+    this.stop();
+    this.error = null;
+    const text = this.app.guard(() => this.app.sim.exportSession(false));
+    if (!text) return;
+    this.text = text;
+    const doc = JSON.parse(text);
+    const own = doc.phases?.isr_check_ms ?? 0;
+    // The beat that matters is the leaders'; with one per broker, the first partition's leader's.
+    this.ownPhase = Array.isArray(own) ? own[0] : own;
+    try {
+      this.sweep = new this.app.model.PhaseSweep(text, 'isr_check');
+    } catch (e) {
+      this.error = String(e?.message ?? e);
+    }
+    this.draw();
+    if (this.sweep) this.loop();
+  }
+
+  loop() {
+    cancelAnimationFrame(this.raf);
+    this.raf = requestAnimationFrame(() => {
+      if (!this.sweep || !this.body.isConnected || !this.visible) return;
+      const t0 = performance.now();
+      let done = this.sweep.done;
+      while (!done && performance.now() - t0 < FRAME_BUDGET_MS) {
+        const t = performance.now();
+        done = this.sweep.step(this.perStep);
+        // Slices sized to about a millisecond each: a long scenario takes a few phases per slice.
+        this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep * (1 / Math.max(0.05, performance.now() - t)))));
+      }
+      this.draw();
+      if (!done) this.loop();
+    });
+  }
+
+  stop() {
+    cancelAnimationFrame(this.raf);
+    this.sweep?.free();
+    this.sweep = null;
+  }
+
+  /** Opens the run at phase φ (the same actions, the leader's beat moved there). */
+  openAt(phi) {
+    const doc = JSON.parse(this.text);
+    doc.phases = { ...(doc.phases ?? {}), isr_check_ms: phi };
+    this.app.open({ text: JSON.stringify(doc), label: `φ = ${fmt(phi)}`, scenario: this.app.curatedName ?? undefined }, { play: false })
+      .then((problem) => { if (problem) this.app.notice('bad', `Could not open the run at φ = ${fmt(phi)}: ${problem}`); });
+  }
+
+  draw() {
+    if (this.error) {
+      patch(this.body, html`<p class="error">The phases could not be swept: ${this.error}</p>`);
+      return;
+    }
+    if (!this.sweep) return;
+    const s = this.sweep.result();
+    const period = s.period_ms;
+    const done = this.sweep.phasesDone;
+    const pct = (ms) => (100 * ms) / period;
+    const rows = s.requests.map((r) => {
+      const split = r.outcomes.length > 1;
+      const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${Math.floor((lo + hi) / 2)}" title="${`${outcomeText(o)} for φ = ${lo === hi ? fmt(lo) : `${fmt(lo)}-${fmt(hi)}`}: open the run at φ = ${fmt(Math.floor((lo + hi) / 2))}`}" aria-label="${`${r.id}: ${outcomeText(o)} for φ ${lo === hi ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`}; open the run there`}">${pct(hi + 1 - lo) > 12 ? outcomeText(o) : ''}</button>`));
+      const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
+        .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${fmt(lo)}</span>`) : [];
+      return html`<li data-testid="phase-row" data-request="${r.id}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${split ? 'depends on the phase' : 'the same at every phase'}</span></p>
+        <div class="strip" role="group" aria-label="${`${r.id} at every phase`}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${`this run: φ = ${fmt(this.ownPhase)}`}"></span></div>
+        <div class="edges" aria-hidden="true">${marks}</div>
+        <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${outcomeText(o)}: φ ${ranges(o)} (${(100 * o.count / Math.max(1, done)).toFixed(1)}%), ${answered(o)}</li>`)}</ul></li>`;
+    });
+    patch(this.body, html`<p class="muted">Kafka runs each leader's ISR check every ${fmt(period)} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = ${fmt(this.ownPhase)}. A segment opens the run at its phase.</p>
+      <p class="phase-progress" data-testid="phase-progress">${done < period ? `${fmt(done)} of ${fmt(period)} phases run…` : `all ${fmt(period)} phases run`}</p>
+      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">This run sends no produce request.</p>`}`);
+  }
+}
