@@ -35,7 +35,7 @@ async function instance() {
   return bindings;
 }
 
-const { Playground } = await instance();
+const { Playground, PhaseSweep } = await instance();
 
 /** console.error lines written while `f` runs: the panic hook writes one for every panic. */
 function consoleErrors(f) {
@@ -164,6 +164,8 @@ const ACCEPTS = {
   'fromScenario.curated': new Set(['undefined', 'null', '"abc"', '""', '10 MB string', '10 MB JSON string', '100k-deep JSON text']),
   // `{}` sets no breakpoints (an object of only methods is `{}` as JSON).
   setBreakpoints: new Set(['{}', 'valueOf throwing']),
+  // The beat to sweep: none means the ISR check.
+  'PhaseSweep.beat': new Set(['undefined', 'null']),
 };
 
 const SCENARIO = readFileSync(new URL('../scenarios/s02-stalled-follower-times-out.json', import.meta.url), 'utf8');
@@ -187,10 +189,17 @@ const POSITIONS = [
   { name: 'requestEvents', call: (p, v) => p.requestEvents(v), names: /^requestEvents: / },
   { name: 'select', call: (p, v) => p.select(v), names: /^select: / },
   { name: 'setBreakpoints', call: (p, v) => p.setBreakpoints(v), names: /^breakpoints\b/ },
+  // The Phases view's sweep: its scenario, its beat, and a step's count of phases.
+  { name: 'PhaseSweep', call: (p, v) => new PhaseSweep(v), names: /^(scenario\b|expected a JSON object \(the scenario\)|[\w.[\]]+: )/ },
+  { name: 'PhaseSweep.beat', call: (p, v) => new PhaseSweep(SCENARIO, v), names: /^PhaseSweep\.beat: / },
+  { name: 'PhaseSweep.step', call: (p, v) => stepOne.step(v), names: /^PhaseSweep\.step: / },
 ];
 
+/** A sweep whose `step` the table calls (s02 at every phase: 15,000 phases, one step each at most). */
+const stepOne = new PhaseSweep(SCENARIO);
+
 // Whole numbers in range are valid milliseconds for these positions.
-const NUMERIC = new Set(['advance', 'seek', 'extend', 'markers.from_ms', 'markers.to_ms', 'markers.max', 'series.from_ms', 'series.to_ms', 'series.bins']);
+const NUMERIC = new Set(['advance', 'seek', 'extend', 'markers.from_ms', 'markers.to_ms', 'markers.max', 'series.from_ms', 'series.to_ms', 'series.bins', 'PhaseSweep.step']);
 const IN_RANGE = new Set(['-1', '1.5', '1e18', '2**53', 'NaN', 'Infinity', '-Infinity']);
 
 function acceptsValue(position, key) {
@@ -211,7 +220,7 @@ test('every argument position refuses hostile values with an Error naming it, an
       }
       if (acceptsValue(position.name, key)) {
         const answer = accepted(label, () => position.call(p, value));
-        if (answer instanceof Playground) answer.free();
+        if (answer instanceof Playground || answer instanceof PhaseSweep) answer.free();
       } else {
         const message = refused(label, () => position.call(p, value), position.names);
         // A value the message can show, it shows (not a generic "invalid").

@@ -28,10 +28,12 @@ impl PhaseSweep {
             None | Some("isr_check") => Beat::IsrCheck,
             Some("heartbeat") => Beat::Heartbeat,
             Some(other) => {
+                // A long string is cut short: the message stays one readable line.
+                let shown: String = other.chars().take(40).collect();
+                let cut = if shown.len() < other.len() { "…" } else { "" };
                 return Err(err(format!(
-                    "PhaseSweep.beat: expected \"isr_check\" or \"heartbeat\", found {:?}",
-                    other
-                )))
+                    "PhaseSweep.beat: expected \"isr_check\" or \"heartbeat\", found {shown:?}{cut}"
+                )));
             }
         };
         let doc = to_json_value(scenario, "scenario", MAX_SCENARIO_BYTES)?;
