@@ -73,7 +73,10 @@ for name in "${names[@]}"; do
     if [[ ${#outs[@]} -eq 0 ]]; then
         lines+=("{\"scenario\":\"$name\",\"verdict\":\"could-not-drive\",\"runs\":0,\"fields\":[]}")
     else
-        lines+=("$(node scripts/kafka-compare.mjs "$file" "$work/$name.model.json" "${outs[@]}")")
+        if ! line=$(node scripts/kafka-compare.mjs "$file" "$work/$name.model.json" "${outs[@]}"); then
+            line="{\"scenario\":\"$name\",\"verdict\":\"disagree\",\"runs\":${#outs[@]},\"fields\":[],\"reason\":\"the comparison failed (its error is above)\"}"
+        fi
+        lines+=("$line")
     fi
 done
 printf '%s\n' "${lines[@]}" > "$work/verdicts.jsonl"

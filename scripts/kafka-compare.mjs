@@ -102,7 +102,8 @@ for (const r of fileModel.responses) {
   // acks=0 is never answered: the outcome the model gives is not on the wire, only the closing.
   const acks0 = scenario.actions.find((a) => a.id === r.id)?.acks === 0;
   if (!acks0) {
-    const parts = (doc) => doc.partitions.map((p) => `${p.topic}-${p.partition} ${p.error} @${p.base_offset}`).sort();
+    // A request Kafka's side could not send or read (an I/O error) has no partitions: it disagrees.
+    const parts = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} ${p.error} @${p.base_offset}`).sort();
     exact(`${r.id}.partitions`, ms.map(parts), ks.map(parts));
     const windows = ms.map((m, i) => (phases[i] || !disturbedBefore(m.responded_ms ?? m.received_ms) ? W + SLACK : PERIOD + W + SLACK));
     timed(`${r.id}.responded_ms`, ms.map((m) => m.responded_ms), ks.map((k) => k.responded_ms), windows);

@@ -199,6 +199,8 @@ public class KafkaCheck {
       p.setProperty("broker.heartbeat.interval.ms", String.valueOf(config(scenario, "broker_heartbeat_interval_ms", 2000)));
       p.setProperty("producer.purgatory.purge.interval.requests", String.valueOf(config(scenario, "producer_purgatory_purge_interval_requests", 1000)));
       p.setProperty("num.replica.fetchers", "1");
+      // S15's thousand requests connect within a second: Kafka's default backlog of 50 resets some.
+      p.setProperty("socket.listen.backlog.size", "1024");
       // Internal topics are never used here; keep them from asking for more replicas than exist.
       p.setProperty("offsets.topic.replication.factor", "1");
       p.setProperty("transaction.state.log.replication.factor", "1");
@@ -443,6 +445,43 @@ public class KafkaCheck {
       return System.currentTimeMillis() - t0;
     }
 
+    /**
+     * Every "Shrinking ISR" line of the brokers' own logs, as times from t = 0: each is a beat of
+     * that leader's ISR check (the line is written while the check runs), and it names the out of
+     * sync replicas' last caught-up times. This is where Kafka's beat fell in this run, which the
+     * comparison runs the model at (scenario-format.md, "Phases").
+     */
+    ArrayNode shrinksFromLogs() throws IOException {
+      ArrayNode out = JSON.createArrayNode();
+      var line = java.util.regex.Pattern.compile(
+          "^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) INFO \\[Partition (.+)-(\\d+) broker=(\\d+)\\] Shrinking ISR from .* to .*?\\. .*Out of sync replicas: (.*)\\. \\(kafka.cluster.Partition\\)");
+      var replica = java.util.regex.Pattern.compile("brokerId: (\\d+), endOffset: (-?\\d+), lastCaughtUpTimeMs: (\\d+)");
+      var stamp = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(java.time.ZoneId.systemDefault());
+      for (int b = 0; b < cluster.brokers; b++) {
+        Path log = cluster.dir.resolve("broker-" + b + ".log");
+        if (!Files.exists(log)) continue;
+        for (String text : Files.readAllLines(log)) {
+          var m = line.matcher(text);
+          if (!m.find()) continue;
+          long at = java.time.Instant.from(stamp.parse(m.group(1))).toEpochMilli() - t0;
+          if (at < 0) continue; // before the scenario's t = 0
+          ObjectNode o = out.addObject();
+          o.put("at_ms", at);
+          o.put("broker", Integer.parseInt(m.group(4)));
+          o.put("topic", m.group(2));
+          o.put("partition", Integer.parseInt(m.group(3)));
+          ArrayNode lagging = o.putArray("out_of_sync");
+          var r = replica.matcher(m.group(5));
+          while (r.find()) {
+            ObjectNode x = lagging.addObject();
+            x.put("broker", Integer.parseInt(r.group(1)));
+            x.put("last_caught_up_ms", Long.parseLong(r.group(3)) - t0);
+          }
+        }
+      }
+      return out;
+    }
+
     /** Creates the scenario's topics with the contract's assignment and waits until every ISR is full. */
     void createTopics() throws Exception {
       List<NewTopic> topics = new ArrayList<>();
@@ -537,9 +576,38 @@ public class KafkaCheck {
       return t;
     }
 
+    /** Connections opened before t = 0, by produce id (see `preconnect`). */
+    final Map<String, Socket> connections = new ConcurrentHashMap<>();
+
+    /**
+     * Opens each produce's connection before t = 0, so that a request leaves at its instant and a
+     * burst (S15: a thousand in a second) does not storm the brokers' accept queues. Only where the
+     * broker it goes to is known now: its own `broker`, or the leader of its first partition when
+     * nothing (a crash, an election) can move that leader before it is sent.
+     */
+    void preconnect() throws IOException {
+      long firstChange = Long.MAX_VALUE;
+      for (JsonNode a : scenario.path("actions")) {
+        String kind = a.path("action").asText();
+        if (kind.equals("crash_broker") || kind.equals("elect_leader") || kind.equals("restart_broker")) {
+          firstChange = Math.min(firstChange, a.path("at_ms").asLong());
+        }
+      }
+      for (JsonNode a : scenario.path("actions")) {
+        if (!a.path("action").asText().equals("produce")) continue;
+        boolean known = a.has("broker") || a.path("at_ms").asLong() < firstChange;
+        if (!known) continue;
+        int broker = a.has("broker") ? a.path("broker").asInt() : leaderOfFirst(a);
+        Socket s = new Socket("127.0.0.1", cluster.clientPort[broker]);
+        s.setTcpNoDelay(true);
+        connections.put(a.path("id").asText() + "@" + broker, s);
+      }
+    }
+
     ObjectNode run() throws Exception {
       createTopics();
       warmUp();
+      preconnect();
       t0 = System.currentTimeMillis();
       Thread watch = watchIsr();
       List<Thread> producers = new ArrayList<>();
@@ -566,6 +634,7 @@ public class KafkaCheck {
       Map<org.apache.kafka.common.TopicPartition, Long> hw = highWatermarks(end);
       watch.interrupt();
       for (Thread p : producers) p.join(1000);
+      connections.values().forEach(Proxy::close); // opened early for a produce that went elsewhere
       cluster.stop();
       ObjectNode out = JSON.createObjectNode();
       out.put("name", scenario.path("name").asText());
@@ -597,6 +666,7 @@ public class KafkaCheck {
         }
       }
       out.set("isr_changes", isrChanges);
+      out.set("isr_shrinks", shrinksFromLogs());
       ArrayNode ignored = out.putArray("elections_ignored");
       electionsIgnored.forEach(ignored::add);
       cluster.deleteFiles();
@@ -732,7 +802,8 @@ public class KafkaCheck {
         response.put("id", id);
         response.put("received_ms", received);
         response.put("broker", broker);
-        try (Socket s = new Socket("127.0.0.1", cluster.clientPort[broker])) {
+        Socket early = connections.remove(id + "@" + broker);
+        try (Socket s = early != null ? early : new Socket("127.0.0.1", cluster.clientPort[broker])) {
           s.setTcpNoDelay(true);
           RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, PRODUCE_VERSION, "kafka-check", 1);
           ByteBuffer body = new ProduceRequest.Builder(PRODUCE_VERSION, PRODUCE_VERSION, data).build(PRODUCE_VERSION).serializeWithHeader(header);
