@@ -20,7 +20,7 @@
 // A field whose value differs between Kafka's own runs, where the model at their phases does not
 // say it should, is noise, never agreement. A disagreement traced to a stated simplification of
 // the model is `explained`, with that reason (tools/kafka-check/explained.json).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,11 +44,36 @@ const BROKERS = config.brokers ?? 3;
 const SLACK = 500;
 const PERIOD = Math.floor(L / 2);
 
-/** The ISR-check phase of each broker that shrank in a run (its first shrink's beat), or null. */
+/**
+ * The follower's last caught-up time in the model, as the leader saw it (follower_state_updated),
+ * latest at or before `at`: from the model's trace at the file's phases (fetches do not depend on
+ * the ISR check's beat).
+ */
+let trace = null;
+function modelCaughtUp(leader, follower, tp, at) {
+  trace ??= spawnSync(path.join(ROOT, 'target/release/purgatory'), ['run', scenarioFile, '--trace'], { encoding: 'utf8', maxBuffer: 1 << 30 })
+    .stderr.split('\n').filter((l) => l.includes('"follower_state_updated"')).map((l) => JSON.parse(l));
+  let best = null;
+  for (const e of trace) {
+    if (e.leader === leader && e.follower === follower && e.tp === tp && e.at_ms <= at) best = e.last_caught_up_time_ms;
+  }
+  return best;
+}
+
+/**
+ * The ISR-check phase of each broker that shrank in a run, or null. A shrink at S dropped a
+ * follower Kafka last saw caught up at t_lc; the model's follower last caught up at m_lc (its own
+ * fetch timing, within replica.fetch.wait.max.ms of Kafka's), so the model's beat that drops it
+ * after the same lag is S − t_lc + m_lc: that is the phase it runs at.
+ */
 function phasesOf(run) {
   const seen = {};
   for (const s of run.isr_shrinks ?? []) {
-    if (!(s.broker in seen) && PERIOD > 0) seen[s.broker] = ((s.at_ms % PERIOD) + PERIOD) % PERIOD;
+    if (s.broker in seen || PERIOD <= 0) continue;
+    const lagging = s.out_of_sync?.[0];
+    const mine = lagging ? modelCaughtUp(s.broker, lagging.broker, `${s.topic}-${s.partition}`, s.at_ms) : null;
+    const beat = mine == null ? s.at_ms : s.at_ms - lagging.last_caught_up_ms + mine;
+    seen[s.broker] = ((beat % PERIOD) + PERIOD) % PERIOD;
   }
   return Object.keys(seen).length ? seen : null;
 }

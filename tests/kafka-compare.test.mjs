@@ -77,17 +77,19 @@ test('a disagreement traced to a stated simplification is explained, with its re
 });
 
 test('a run is compared with the model at the ISR-check beat Kafka showed', () => {
-  // The contract's race: at φ = 0 the model times out at 31,000; a Kafka run whose leader shrank
-  // at 30,500 (its beat at φ = 500) answered NONE, as the model does at φ = 500 (30,510).
+  // The contract's race: at φ = 0 the model times out at 31,000. A Kafka run whose leader shrank
+  // at 30,500 a follower it last saw caught up at -120 answered NONE. The model's follower last
+  // caught up at 0 (its fetch at t = 0), so its beat after the same lag is 30,500 + 120: at
+  // φ = 620 the model answers NONE at 30,630, within W + 500 of Kafka's 30,530.
   const paused = [{ at_ms: 0, action: 'pause_follower', broker: 2 }, produce];
   const race = scenario('g', paused);
   race.run_until_ms = 40000;
   const atZero = doc({ error: 'REQUEST_TIMED_OUT', at: 31000 });
   const kafka = { ...doc({ at: 30530, isr: [0, 1], leo2: 0 }), isr_shrinks: [{ at_ms: 30500, broker: 0, topic: 't', partition: 0, out_of_sync: [{ broker: 2, last_caught_up_ms: -120 }] }] };
   const out = compare(race, atZero, kafka);
-  assert.deepEqual(out.phases, [{ 0: 500 }]);
-  assert.deepEqual(field(out, 'p1.partitions').model, [['t-0 NONE @0']], 'the model ran at φ = 500');
-  assert.equal(field(out, 'p1.responded_ms').model[0], 30510);
+  assert.deepEqual(out.phases, [{ 0: 620 }]);
+  assert.deepEqual(field(out, 'p1.partitions').model, [['t-0 NONE @0']], 'the model ran at φ = 620');
+  assert.equal(field(out, 'p1.responded_ms').model[0], 30630);
   assert.equal(field(out, 'p1.responded_ms').window_ms, 1000, 'a known beat: W + 500');
   assert.equal(field(out, 'p1.responded_ms').verdict, 'agree');
   // Without the beat the same run is compared with φ = 0 and disagrees.
