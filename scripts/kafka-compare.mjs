@@ -11,7 +11,7 @@
 // gets that beat as its phase (the others keep 0: no check of theirs changed an ISR). MODEL.json is
 // the model at the file's own phases, used for a run that saw no shrink.
 //
-// Exact: each response's error per partition and base offset, whether it was answered, the final
+// Exact: each response's errors and its base offsets (two fields), whether it was answered, the final
 // leader, ISR, high watermark and every replica's log end offset. Within a window: each answer's
 // time. At a known beat the window is replica.fetch.wait.max.ms + 500 ms: a follower's last
 // caught-up fetch falls up to W before a pause, and 500 ms covers the AlterPartition round trip and
@@ -63,8 +63,9 @@ function modelCaughtUp(leader, follower, tp, at) {
 /**
  * The ISR-check phase of each broker that shrank in a run, or null. A shrink at S dropped a
  * follower Kafka last saw caught up at t_lc; the model's follower last caught up at m_lc (its own
- * fetch timing, within replica.fetch.wait.max.ms of Kafka's), so the model's beat that drops it
- * after the same lag is S − t_lc + m_lc: that is the phase it runs at.
+ * fetch timing, within replica.fetch.wait.max.ms of Kafka's). Where the model at Kafka's beat drops
+ * it at S too, that beat is the phase; where the lag limit falls between the two last fetches, the
+ * model's beat after the same lag, S − t_lc + m_lc.
  */
 function phasesOf(run) {
   const seen = {};
@@ -72,7 +73,10 @@ function phasesOf(run) {
     if (s.broker in seen || PERIOD <= 0) continue;
     const lagging = s.out_of_sync?.[0];
     const mine = lagging ? modelCaughtUp(s.broker, lagging.broker, `${s.topic}-${s.partition}`, s.at_ms) : null;
-    const beat = mine == null ? s.at_ms : s.at_ms - lagging.last_caught_up_ms + mine;
+    // Kafka's own beat when the model's follower, lagging from its own last fetch, is dropped at
+    // it too (not before, not after); else the beat after the same lag as Kafka's.
+    const dropsAt = (b) => b - mine > L && b - PERIOD - mine <= L;
+    const beat = mine == null || dropsAt(s.at_ms) ? s.at_ms : s.at_ms - lagging.last_caught_up_ms + mine;
     seen[s.broker] = ((beat % PERIOD) + PERIOD) % PERIOD;
   }
   return Object.keys(seen).length ? seen : null;
@@ -128,8 +132,10 @@ for (const r of fileModel.responses) {
   const acks0 = scenario.actions.find((a) => a.id === r.id)?.acks === 0;
   if (!acks0) {
     // A request Kafka's side could not send or read (an I/O error) has no partitions: it disagrees.
-    const parts = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} ${p.error} @${p.base_offset}`).sort();
-    exact(`${r.id}.partitions`, ms.map(parts), ks.map(parts));
+    const errors = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} ${p.error}`).sort();
+    const offsets = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} @${p.base_offset}`).sort();
+    exact(`${r.id}.errors`, ms.map(errors), ks.map(errors));
+    exact(`${r.id}.base_offsets`, ms.map(offsets), ks.map(offsets));
     const windows = ms.map((m, i) => (phases[i] || !disturbedBefore(m.responded_ms ?? m.received_ms) ? W + SLACK : PERIOD + W + SLACK));
     timed(`${r.id}.responded_ms`, ms.map((m) => m.responded_ms), ks.map((k) => k.responded_ms), windows);
   }
@@ -149,8 +155,11 @@ for (const p of fileModel.partitions) {
   }
 }
 
+// A key of explained.json is a field's name, or `~REGEX` for every field it matches.
+const reasonFor = (field) => explained[field] ?? Object.entries(explained).find(([k]) => k.startsWith('~') && new RegExp(k.slice(1)).test(field))?.[1];
 for (const f of fields) {
-  if (f.verdict === 'disagree' && explained[f.field]) Object.assign(f, { verdict: 'explained', reason: explained[f.field] });
+  const reason = f.verdict === 'disagree' && reasonFor(f.field);
+  if (reason) Object.assign(f, { verdict: 'explained', reason });
 }
 const verdicts = new Set(fields.map((f) => f.verdict));
 const verdict = ['disagree', 'explained', 'noise'].find((v) => verdicts.has(v)) ?? 'agree';

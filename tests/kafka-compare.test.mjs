@@ -40,14 +40,14 @@ const field = (out, name) => out.fields.find((f) => f.field === name);
 test('the same answers agree, every field compared', () => {
   const out = compare(scenario('a', [produce]), doc(), doc({ at: 1100 }), doc({ at: 1090 }));
   assert.equal(out.verdict, 'agree');
-  assert.deepEqual(out.fields.map((f) => f.field), ['p1.partitions', 'p1.responded_ms', 'p1.connection_closed', 't-0.leader', 't-0.isr', 't-0.high_watermark', 't-0.leo[0]', 't-0.leo[1]', 't-0.leo[2]']);
+  assert.deepEqual(out.fields.map((f) => f.field), ['p1.errors', 'p1.base_offsets', 'p1.responded_ms', 'p1.connection_closed', 't-0.leader', 't-0.isr', 't-0.high_watermark', 't-0.leo[0]', 't-0.leo[1]', 't-0.leo[2]']);
   assert.equal(field(out, 'p1.responded_ms').window_ms, 1000, 'no follower stopped: W + 500');
 });
 
 test('an error code or an offset that differs is a disagreement', () => {
   const out = compare(scenario('b', [produce]), doc(), doc({ error: 'REQUEST_TIMED_OUT' }), doc({ error: 'REQUEST_TIMED_OUT' }));
   assert.equal(out.verdict, 'disagree');
-  assert.equal(field(out, 'p1.partitions').verdict, 'disagree');
+  assert.equal(field(out, 'p1.errors').verdict, 'disagree');
 });
 
 test('an answer time outside its window disagrees; the window widens once a follower stopped', () => {
@@ -78,23 +78,42 @@ test('a disagreement traced to a stated simplification is explained, with its re
 
 test('a run is compared with the model at the ISR-check beat Kafka showed', () => {
   // The contract's race: at φ = 0 the model times out at 31,000. A Kafka run whose leader shrank
-  // at 30,500 a follower it last saw caught up at -120 answered NONE. The model's follower last
-  // caught up at 0 (its fetch at t = 0), so its beat after the same lag is 30,500 + 120: at
-  // φ = 620 the model answers NONE at 30,630, within W + 500 of Kafka's 30,530.
+  // at 30,500 (its beat at φ = 500) answered NONE; the model's follower, last caught up at 0, is
+  // dropped at that beat too, so the model runs at φ = 500 and answers NONE at 30,510.
   const paused = [{ at_ms: 0, action: 'pause_follower', broker: 2 }, produce];
   const race = scenario('g', paused);
   race.run_until_ms = 40000;
   const atZero = doc({ error: 'REQUEST_TIMED_OUT', at: 31000 });
   const kafka = { ...doc({ at: 30530, isr: [0, 1], leo2: 0 }), isr_shrinks: [{ at_ms: 30500, broker: 0, topic: 't', partition: 0, out_of_sync: [{ broker: 2, last_caught_up_ms: -120 }] }] };
   const out = compare(race, atZero, kafka);
-  assert.deepEqual(out.phases, [{ 0: 620 }]);
-  assert.deepEqual(field(out, 'p1.partitions').model, [['t-0 NONE @0']], 'the model ran at φ = 620');
-  assert.equal(field(out, 'p1.responded_ms').model[0], 30630);
+  assert.deepEqual(out.phases, [{ 0: 500 }]);
+  assert.deepEqual(field(out, 'p1.errors').model, [['t-0 NONE']], 'the model ran at φ = 500');
+  assert.equal(field(out, 'p1.responded_ms').model[0], 30510);
+  // A beat within the fetch gap of the lag limit: Kafka dropped at 29,950 a follower last caught
+  // up at -120 (lag 30,070); the model's follower (0) would not be dropped at 29,950 (lag 29,950),
+  // so the model runs at the beat after the same lag, 30,070: φ = 70, NONE at 30,080.
+  const edge = { ...kafka, responded_ms: 29990, isr_shrinks: [{ ...kafka.isr_shrinks[0], at_ms: 29950 }] };
+  edge.responses = [{ ...kafka.responses[0], responded_ms: 29990 }];
+  const atEdge = compare(race, atZero, edge);
+  assert.deepEqual(atEdge.phases, [{ 0: 70 }]);
+  assert.equal(field(atEdge, 'p1.responded_ms').model[0], 30080);
+  assert.equal(field(atEdge, 'p1.responded_ms').verdict, 'agree');
   assert.equal(field(out, 'p1.responded_ms').window_ms, 1000, 'a known beat: W + 500');
   assert.equal(field(out, 'p1.responded_ms').verdict, 'agree');
   // Without the beat the same run is compared with φ = 0 and disagrees.
   const { isr_shrinks: _, ...blind } = kafka;
-  assert.equal(field(compare(race, atZero, blind), 'p1.partitions').verdict, 'disagree');
+  assert.equal(field(compare(race, atZero, blind), 'p1.errors').verdict, 'disagree');
+});
+
+test('an explanation may name its fields by a pattern, and explains only those', () => {
+  const name = 's15-timer-expiry-is-exact';
+  const swapped = { ...doc(), responses: [{ ...doc().responses[0], id: 'p1-default-30000', partitions: [{ topic: 't', partition: 0, error: 'NONE', base_offset: 10 }] }] };
+  const model = { ...doc(), responses: [{ ...doc().responses[0], id: 'p1-default-30000' }] };
+  const sc = scenario(name, [{ ...produce, id: 'p1-default-30000' }]);
+  const out = compare(sc, model, swapped, swapped);
+  assert.equal(field(out, 'p1-default-30000.base_offsets').verdict, 'explained');
+  assert.match(field(out, 'p1-default-30000.base_offsets').reason, /network threads/);
+  assert.equal(field(out, 'p1-default-30000.errors').verdict, 'agree', 'errors are still compared exactly');
 });
 
 test('a response Kafka never recorded disagrees', () => {
