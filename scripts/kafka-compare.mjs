@@ -19,7 +19,8 @@
 // ISR check may have decided it anywhere within L/2 + W + 500 ms of the model's instant.
 // A field whose value differs between Kafka's own runs, where the model at their phases does not
 // say it should, is noise, never agreement. A disagreement traced to a stated simplification of
-// the model is `explained`, with that reason (tools/kafka-check/explained.json).
+// the model, or to a limit of the driver, is `explained`, with that reason
+// (tools/kafka-check/explained.json).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -34,8 +34,9 @@ export async function renderKafkaMark(el, name, { link }) {
   }
   const kafka = `Apache Kafka ${CHECK.kafka_version}`;
   const runs = `${found.runs} run${found.runs === 1 ? '' : 's'}, ${CHECK.date}`;
-  const explained = found.explained?.length
-    ? `; ${found.explained.length} difference${found.explained.length === 1 ? '' : 's'} from a stated simplification of the model (${found.explained.join('; ')})`
+  const n = found.explained_count ?? found.explained?.length ?? 0;
+  const explained = n
+    ? `; ${n} difference${n === 1 ? '' : 's'} traced to the model's simplifications or the driver's limits (${found.explained.join('; ')}${n > found.explained.length ? '; …' : ''})`
     : '';
   const text = found.verdict === 'disagree'
     ? `✗ ${kafka} answered differently: ${found.disagree.join('; ')} (${runs})`
