@@ -72,6 +72,7 @@ const page = {
   date,
   scenarios: Object.fromEntries(verdicts.filter((v) => v.runs > 0).map((v) => [v.scenario, {
     verdict: v.verdict,
+    ...(v.reason ? { reason: v.reason } : {}),
     runs: v.runs,
     fields: v.fields.length,
     disagree: v.fields.filter((f) => f.verdict === 'disagree').slice(0, 3).map(brief),

@@ -38,12 +38,14 @@ export async function renderKafkaMark(el, name, { link }) {
   const explained = n
     ? `; ${n} difference${n === 1 ? '' : 's'} traced to the model's simplifications or the driver's limits (${found.explained.join('; ')}${n > found.explained.length ? '; …' : ''})`
     : '';
-  const text = found.verdict === 'disagree'
+  const text = found.verdict === 'could-not-drive'
+    ? `Not checked against ${kafka}: its point is a race a real cluster cannot be held to (${runs})`
+    : found.verdict === 'disagree'
     ? `✗ ${kafka} answered differently: ${found.disagree.join('; ')} (${runs})`
     : found.verdict === 'noise'
       ? `✓ Checked against ${kafka}: the same answers where Kafka's own runs agree${explained} (${runs})`
       : `✓ Checked against ${kafka}: the same answers${explained} (${runs})`;
-  const title = `${found.fields} fields compared with ${kafka}: error codes, offsets, ISR, HW and LEO exactly, answer times within a window (docs/kafka-check.md)`;
+  const title = found.reason ?? `${found.fields} fields compared with ${kafka}: error codes, offsets, ISR, HW and LEO exactly, answer times within a window (docs/kafka-check.md)`;
   el.dataset.verdict = found.verdict;
   render(el, link
     ? html`<a href="${`docs/kafka-check.md#${name}`}" title="${title}">${text}</a>`
