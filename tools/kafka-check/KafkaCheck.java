@@ -1,6 +1,6 @@
 // Replays one scenario file on a real Apache Kafka cluster started from Apache's own jars, and
 // writes what Kafka answered as JSON (the runner's result document, plus the times each ISR change
-// was seen). scripts/kafka-check.sh resolves the jars, runs this once per scenario and run, and
+// was seen and each leader's "Shrinking ISR" beat from its log). scripts/kafka-check.sh resolves the jars, runs this once per scenario and run, and
 // compares with the model (scripts/kafka-compare.mjs).
 //
 //   java -cp 'JARS/*' tools/kafka-check/KafkaCheck.java SCENARIO.json OUT.json
@@ -14,11 +14,14 @@
 // (inter.broker.listener.name), and each leader advertises its Rf at a proxy of this program's.
 // Pausing f holds every byte through f's proxies, both ways; its heartbeats go to the controller on
 // the controller listener and go on. A crash is SIGKILL; a restart relaunches on the same log folder.
+// An election moves leadership where the contract's does: the partition's replicas are reordered
+// with the broker first, then a preferred election runs (see `electLeader`).
 //
 // Each produce is one raw ProduceRequest (version 11, topic names) on a connection of its own, so a
 // waiting request does not hold up the next (a broker handles one request per connection at a time):
-// no client, no retries, no batching. Its answer time is measured from the scenario's t = 0, the
-// instant the cluster was ready with every replica in sync.
+// no client, no retries, no batching; its connection is opened before t = 0 where its broker is
+// known. Its answer time is measured from the scenario's t = 0, a moment after every replica is in
+// sync and the followers' fetchers have gone round their idle cycle.
 //
 // Every process started here is stopped by its PID when the run ends, fails, or is interrupted.
 
