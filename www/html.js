@@ -135,9 +135,10 @@ function markup(value, where) {
   return policy ? policy.createHTML(value.text) : value.text;
 }
 
-function write(sink) {
+/** The one write of markup into the DOM: an element's whole content, or at `where` beside it. */
+function write(el, where, text) {
   try {
-    sink();
+    if (where) el.insertAdjacentHTML(where, text); else el.innerHTML = text;
   } catch (e) {
     if (!policy && e instanceof TypeError && globalThis.trustedTypes) {
       throw new TypeError(`the page's Content-Security-Policy requires Trusted Types but does not allow the policy '${POLICY_NAME}': add "trusted-types ${POLICY_NAME}" to it (${e.message})`);
@@ -148,12 +149,10 @@ function write(sink) {
 
 /** Replaces an element's content with markup made by `html`. */
 export function render(el, value) {
-  const text = markup(value, 'render');
-  write(() => { el.innerHTML = text; });
+  write(el, null, markup(value, 'render'));
 }
 
 /** Inserts markup made by `html` at `where` ('beforeend', ...) of an element. */
 export function renderAdjacent(el, where, value) {
-  const text = markup(value, 'renderAdjacent');
-  write(() => el.insertAdjacentHTML(where, text));
+  write(el, where, markup(value, 'renderAdjacent'));
 }
