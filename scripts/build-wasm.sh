@@ -18,7 +18,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-# The flags the shipped module is built with (README: "The .wasm: size and speed").
+# The flags the shipped module is built with (docs/benchmarks.md: "The .wasm: size and speed").
 OPT_LEVEL=z
 # --low-memory-unused: binaryen may fold constant offsets into loads and stores on the assumption
 # that addresses below 1 KiB are never used. Rust's wasm32 layout puts the shadow stack at the
