@@ -9,7 +9,7 @@
 //! fills, so the next miss starts only after this one ends. So in wasm a loop over cold memory
 //! runs in batches, the loads of a whole batch issued back to back before its items run, and
 //! their misses are in flight together. On Kafka's purgatory workload in Chromium its
-//! completions took about 95 ms a replay instead of 250 (natively 78-96; README: "The .wasm: size
+//! completions took about 95 ms a replay instead of 250 (natively 78-96; docs/benchmarks.md: "The .wasm: size
 //! and speed"). Natively the same batches, with prefetches, were no faster than prefetching
 //! eight ahead.
 
