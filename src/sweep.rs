@@ -4,14 +4,13 @@
 //! phase is run: a boundary is the millisecond where the model's answer changes, found by running
 //! it there, not estimated.
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use crate::scenario::Scenario;
+use crate::sim::action::Action;
 use crate::sim::action::BrokerId;
 use crate::sim::phases::BeatPhase;
-use crate::sim::run_scenario;
+use crate::sim::Simulation;
 
 /// Which beat is swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -54,7 +53,7 @@ pub struct OutcomeSpan {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RequestSweep {
-    pub id: Rc<str>,
+    pub id: String,
     pub outcomes: Vec<OutcomeSpan>,
 }
 
@@ -70,9 +69,57 @@ pub struct Sweep {
 
 /// Runs `scenario` at every phase 0 .. period − 1 of `beat` (of `broker`'s beat only, or of every
 /// broker's together) and gathers each request's outcomes.
+///
+/// Natively the phases are shared out among the machine's cores, each running one block of them;
+/// the blocks are joined in phase order, so the sweep is the same as one run phase after phase.
 pub fn sweep(scenario: &Scenario, beat: Beat, broker: Option<BrokerId>) -> Sweep {
+    let period = beat.period_ms(scenario).max(1);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    // A block worth a thread: below this the threads cost more than they save.
+    const MIN_BLOCK: u64 = 500;
+    let blocks = threads.min(period / MIN_BLOCK).max(1);
+    if blocks == 1 || cfg!(target_arch = "wasm32") {
+        return sweep_block(scenario, beat, broker, 0..period);
+    }
+    // A scenario shares its names through `Rc`s, so each thread reads its own copy from the text.
+    let text = scenario.to_json();
+    let bounds: Vec<u64> = (0..=blocks).map(|i| period * i / blocks).collect();
+    let parts: Vec<Sweep> = std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|w| {
+                let text = &text;
+                scope.spawn(move || {
+                    let own =
+                        Scenario::from_json(text).expect("a scenario reads back its own text");
+                    sweep_block(&own, beat, broker, w[0]..w[1])
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a sweep block does not panic"))
+            .collect()
+    });
+    let mut parts = parts.into_iter();
+    let mut whole = parts.next().expect("at least one block");
+    for later in parts {
+        whole.append(later);
+    }
+    whole
+}
+
+fn sweep_block(
+    scenario: &Scenario,
+    beat: Beat,
+    broker: Option<BrokerId>,
+    phases: std::ops::Range<u64>,
+) -> Sweep {
     let mut sweeper = Sweeper::new(scenario, beat, broker);
-    while !sweeper.step(u64::MAX) {}
+    sweeper.next_phase = phases.start;
+    while sweeper.next_phase < phases.end {
+        sweeper.step(phases.end - sweeper.next_phase);
+    }
     sweeper.into_sweep()
 }
 
@@ -117,19 +164,24 @@ impl Sweeper {
                 Beat::IsrCheck => at.phases.isr_check_ms = moved,
                 Beat::Heartbeat => at.phases.heartbeat_ms = moved,
             }
-            let Ok(result) = run_scenario(&at, None) else {
-                continue; // only a trace writer can fail, and there is none
+            let Some(sim) = play_until_settled(&at) else {
+                continue; // the scenario was read, so its cluster builds; never taken
             };
             let requests = &mut self.sweep.requests;
-            for (i, r) in result.responses.iter().enumerate() {
+            for (i, (r, partitions)) in sim.requests().iter().enumerate() {
                 if requests.len() <= i {
                     requests.push(RequestSweep {
-                        id: r.id.clone(),
+                        id: r.id.to_string(),
                         outcomes: Vec::new(),
                     });
                 }
+                // As the result document reports them: errors once answered (or decided, acks=0).
+                let answered = r.responded_ms.is_some() || r.acks == 0;
                 let outcome = Outcome {
-                    errors: r.partitions.iter().map(|p| p.error).collect(),
+                    errors: partitions
+                        .iter()
+                        .map(|p| p.error.filter(|_| answered).map(|e| e.name()))
+                        .collect(),
                     connection_closed: r.connection_closed,
                 };
                 add(&mut requests[i].outcomes, outcome, phase, r.responded_ms);
@@ -155,6 +207,35 @@ impl Sweeper {
 
     pub fn into_sweep(self) -> Sweep {
         self.sweep
+    }
+}
+
+/// Plays `scenario` as the runner does, but only until every produce request's outcome is settled
+/// (every produce action applied, none still waiting for its answer) or the run ends. What comes
+/// after cannot change an outcome, and a sweep runs the scenario once per phase: most of a long
+/// scenario's idle tail is saved this way, and the outcomes are exactly those of the full run.
+fn play_until_settled(scenario: &Scenario) -> Option<Simulation> {
+    let mut sim = Simulation::from_scenario(scenario, false).ok()?;
+    sim.set_record_actions(false);
+    let until = scenario.run_until_ms;
+    // Requests before this index are answered (or never will be waited for): a request, once
+    // settled, stays so, and new ones are appended.
+    let mut settled = 0;
+    loop {
+        let all = sim.requests().all();
+        while settled < all.len() && !all[settled].is_waiting() {
+            settled += 1;
+        }
+        let produce_pending = || {
+            sim.pending_actions()
+                .any(|a| matches!(a.action, Action::Produce(_)))
+        };
+        if settled == all.len() && !produce_pending() {
+            return Some(sim);
+        }
+        if sim.advance_within(until).is_none() {
+            return Some(sim);
+        }
     }
 }
 
@@ -185,23 +266,7 @@ fn with_phase(
 }
 
 fn add(spans: &mut Vec<OutcomeSpan>, outcome: Outcome, phase: u64, answered: Option<u64>) {
-    let span = match spans.iter_mut().position(|s| s.outcome == outcome) {
-        Some(i) => &mut spans[i],
-        None => {
-            spans.push(OutcomeSpan {
-                outcome,
-                phases: Vec::new(),
-                count: 0,
-                answered_ms: None,
-            });
-            spans.last_mut().expect("just pushed")
-        }
-    };
-    match span.phases.last_mut() {
-        Some((_, hi)) if *hi + 1 == phase => *hi = phase,
-        _ => span.phases.push((phase, phase)),
-    }
-    span.count += 1;
+    let span = add_range(spans, &outcome, phase, phase);
     if let Some(ms) = answered {
         span.answered_ms = Some(match span.answered_ms {
             Some((lo, hi)) => (lo.min(ms), hi.max(ms)),
@@ -210,7 +275,63 @@ fn add(spans: &mut Vec<OutcomeSpan>, outcome: Outcome, phase: u64, answered: Opt
     }
 }
 
+/// Counts the phases `lo ..= hi` (later than any counted so far) for `outcome`, joining them to
+/// its last range when they follow on.
+fn add_range<'a>(
+    spans: &'a mut Vec<OutcomeSpan>,
+    outcome: &Outcome,
+    lo: u64,
+    hi: u64,
+) -> &'a mut OutcomeSpan {
+    let i = match spans.iter().position(|s| s.outcome == *outcome) {
+        Some(i) => i,
+        None => {
+            spans.push(OutcomeSpan {
+                outcome: outcome.clone(),
+                phases: Vec::new(),
+                count: 0,
+                answered_ms: None,
+            });
+            spans.len() - 1
+        }
+    };
+    let span = &mut spans[i];
+    match span.phases.last_mut() {
+        Some((_, last)) if *last + 1 == lo => *last = hi,
+        _ => span.phases.push((lo, hi)),
+    }
+    span.count += hi - lo + 1;
+    span
+}
+
 impl Sweep {
+    /// Adds the outcomes of the phases just after this sweep's (a later block of the same sweep),
+    /// as if they had been run here one after another.
+    fn append(&mut self, later: Sweep) {
+        for (i, request) in later.requests.into_iter().enumerate() {
+            if self.requests.len() <= i {
+                self.requests.push(RequestSweep {
+                    id: request.id,
+                    outcomes: Vec::new(),
+                });
+            }
+            let spans = &mut self.requests[i].outcomes;
+            for span in request.outcomes {
+                for &(lo, hi) in &span.phases {
+                    add_range(spans, &span.outcome, lo, hi);
+                }
+                let here = spans
+                    .iter_mut()
+                    .find(|s| s.outcome == span.outcome)
+                    .expect("added above");
+                here.answered_ms = match (here.answered_ms, span.answered_ms) {
+                    (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+    }
+
     /// The sweep as text a person reads: per request, each outcome with its phases, share and
     /// answer times.
     pub fn to_text(&self) -> String {

@@ -396,6 +396,45 @@ fn brokers_fenced_in_one_millisecond_go_in_broker_id_order() {
 }
 
 #[test]
+fn the_race_on_kafka_defaults_is_won_at_this_phase_and_split_over_all() {
+    // x12: broker 2 last caught up at 4518 (its last fetch before the pause at 5000); p1 at 12500
+    // times out at 42500. At phase 8000 the check at 38000 is the first more than 30000 ms after
+    // 4518, and its shrink commits at 38010: NONE. Over every phase the shrink comes at the first
+    // check after 34518, so p1 completes for φ 4519 ..= 12489 (commit by 42499) and times out for
+    // the rest; this run's phase sits more than a fetch wait (500) from both edges.
+    use purgatory_playground::sweep::{sweep, Beat};
+    let scenario = load("x12-stalled-follower-race-on-kafka-defaults");
+    let r = run_scenario(&scenario, None).unwrap();
+    assert_eq!(outcome(&r, "p1"), (Some(38_010), vec![Some("NONE")]));
+    let s = sweep(&scenario, Beat::IsrCheck, None);
+    let spans: Vec<_> = s.requests[0]
+        .outcomes
+        .iter()
+        .map(|o| (o.outcome.errors.clone(), o.phases.clone(), o.answered_ms))
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            (
+                vec![Some("REQUEST_TIMED_OUT")],
+                vec![(0, 4518), (12_490, 14_999)],
+                Some((42_500, 42_500))
+            ),
+            (
+                vec![Some("NONE")],
+                vec![(4519, 12_489)],
+                Some((34_529, 42_499))
+            ),
+        ]
+    );
+    let phase = scenario
+        .phases
+        .isr_check_ms
+        .of(purgatory_playground::sim::action::BrokerId(0));
+    assert!(phase >= 4519 + 500 && phase + 500 <= 12_490, "φ = {phase}");
+}
+
+#[test]
 fn the_result_isr_is_the_controllers_even_before_the_leader_hears_of_it() {
     // Broker 2 crashes at 2500 (last heartbeat 2000) and is fenced at 11002; leader 0 learns of
     // it at 11003. A run that stops at 11002 reports the controller's ISR already.

@@ -5,8 +5,8 @@
 //!
 //! The element names are the page's `data-story` names: `broker-N` and `hw-TOPIC-P` in the
 //! cluster panel, `watch-TOPIC-P` in the purgatory panel, `request-ID` in the purgatory or the
-//! responses panel, and `wheel-ID` in the wheel panel (drawn only for the selected request, so
-//! that caption must also select ID).
+//! responses panel, `wheel-ID` in the wheel panel (drawn only for the selected request, so
+//! that caption must also select ID), and `phases-ID` (the request's strip) in the Phases view.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -100,6 +100,7 @@ fn target_problem(
         "watch" => &["purgatory"],
         "request" => &["purgatory", "responses"],
         "wheel" => &["wheel"],
+        "phases" => &["phases"],
         _ => return Some(format!("unknown target kind `{target}`")),
     };
     if !panels.contains(&step.look_at) {

@@ -30,6 +30,7 @@ import sc_x08_actions_come_first_at_t0_even_with_zero_fetch_wait from '../scenar
 import sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order from '../scenarios/x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order.json';
 import sc_x10_resume_waits_for_the_outstanding_fetch from '../scenarios/x10-resume-waits-for-the-outstanding-fetch.json';
 import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-fencing-in-broker-id-order.json';
+import sc_x12_stalled_follower_race_on_kafka_defaults from '../scenarios/x12-stalled-follower-race-on-kafka-defaults.json';
 
 // Loaded on demand (see above).
 const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
@@ -65,6 +66,7 @@ export const SCENARIOS = [
   ['x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order', 'An expiry and an ISR commit in the same millisecond run in the order they were scheduled: requests added earlier time out, one added after the commit was scheduled completes.', sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order],
   ['x10-resume-waits-for-the-outstanding-fetch', 'resume_follower: with a fetch still outstanding the fetcher waits for its answer and fetches again at once; with nothing outstanding it fetches at once.', sc_x10_resume_waits_for_the_outstanding_fetch],
   ['x11-same-ms-fencing-in-broker-id-order', 'Two brokers fenced in the same millisecond go in broker id order; an AlterPartition that reached the controller commits though its leader crashed.', sc_x11_same_ms_fencing_in_broker_id_order],
+  ['x12-stalled-follower-race-on-kafka-defaults', 'The race on Kafka’s defaults: a stalled follower, an acks=all produce, and where the ISR-check beat falls decides NONE or REQUEST_TIMED_OUT (the Phases view shows the split).', sc_x12_stalled_follower_race_on_kafka_defaults],
 ];
 
 const BY_NAME = new Map(SCENARIOS.map(([name, about, doc]) => [name, { name, about, doc }]));

@@ -20,6 +20,7 @@ pub const PANELS: &[&str] = &[
     "wheel",
     "codepath",
     "responses",
+    "phases",
     "log",
     "metrics",
     "timeline",

@@ -212,14 +212,15 @@ impl Simulation {
 
     /// Runs everything due up to and including `until_ms`, then sets the clock to `until_ms`.
     pub fn run_until(&mut self, until_ms: u64) {
-        loop {
-            self.fast_forward_idle(until_ms);
-            match self.next_event_ms() {
-                Some(next) if next <= until_ms => self.step_to(next),
-                _ => break,
-            }
-        }
-        self.now_ms = self.now_ms.max(until_ms);
+        while self.advance_within(until_ms).is_some() {}
+    }
+
+    /// Skips an idle stretch (see `fast_forward`), then processes the next instant that has
+    /// anything to do if it comes at or before `until_ms` and returns its time; otherwise moves
+    /// the clock to `until_ms` and returns `None`. A loop of these is `run_until`.
+    pub fn advance_within(&mut self, until_ms: u64) -> Option<u64> {
+        self.fast_forward_idle(until_ms);
+        self.step_within(until_ms)
     }
 
     /// Processes the next instant that has anything to do if it comes at or before `until_ms`
@@ -513,13 +514,7 @@ pub fn play_scenario_within(
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
     sim.set_record_actions(false);
     loop {
-        sim.fast_forward_idle(scenario.run_until_ms);
-        let next = sim.next_event_ms().filter(|&t| t <= scenario.run_until_ms);
-        if let Some(t) = next {
-            sim.step_to(t);
-        } else {
-            sim.now_ms = sim.now_ms.max(scenario.run_until_ms);
-        }
+        let next = sim.advance_within(scenario.run_until_ms);
         if let Some(out) = trace.as_deref_mut() {
             for event in sim.trace.drain() {
                 serde_json::to_writer(&mut *out, &event)?;

@@ -103,7 +103,7 @@ export class PhasesView {
       const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${Math.floor((lo + hi) / 2)}" title="${`${outcomeText(o)} for φ = ${lo === hi ? fmt(lo) : `${fmt(lo)}-${fmt(hi)}`}: open the run at φ = ${fmt(Math.floor((lo + hi) / 2))}`}" aria-label="${`${r.id}: ${outcomeText(o)} for φ ${lo === hi ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`}; open the run there`}">${pct(hi + 1 - lo) > 12 ? outcomeText(o) : ''}</button>`));
       const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
         .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${fmt(lo)}</span>`) : [];
-      return html`<li data-testid="phase-row" data-request="${r.id}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${split ? 'depends on the phase' : 'the same at every phase'}</span></p>
+      return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${split ? 'depends on the phase' : 'the same at every phase'}</span></p>
         <div class="strip" role="group" aria-label="${`${r.id} at every phase`}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${`this run: φ = ${fmt(this.ownPhase)}`}"></span></div>
         <div class="edges" aria-hidden="true">${marks}</div>
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${outcomeText(o)}: φ ${ranges(o)} (${(100 * o.count / Math.max(1, done)).toFixed(1)}%), ${answered(o)}</li>`)}</ul></li>`;
