@@ -44,4 +44,27 @@ export default async function phasesSpec(ctx) {
   const rows = await embed.page.$$eval('#phases-only >> [data-testid="phase-row"]', (els) => els.map((e) => `${e.dataset.request}: ${e.querySelector('p').textContent}`));
   ctx.assert(rows.length === 3 && /p1-one-done-one-times-out: p1-one-done-one-times-out depends on the phase/.test(rows[0]) && rows.slice(1).every((r) => /the same at every phase/.test(r)), `s10: only p1 depends on the phase: ${JSON.stringify(rows)}`);
   ctx.assertNoErrors(embed.errors, 'phases in an embed');
+
+  // x12's story ends on the picture of the race: its last caption points at p1's strip, which is
+  // on screen and split as the sweep splits it (NONE for φ 4,519-12,489, REQUEST_TIMED_OUT else).
+  const race = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await race.page.goto(`${ctx.baseURL}?scenario=x12-stalled-follower-race-on-kafka-defaults&story`, { waitUntil: 'load' });
+  await playgroundsReady(race.page);
+  const steps = await onPlayground(race.page, (el) => el.app.story.steps);
+  for (let i = 1; i < steps.length; i++) {
+    await race.page.click('[data-testid="story-next"]');
+    await waitText(race.page, '[data-testid="story-progress"]', new RegExp(`^Step ${i + 1} of`), { timeout: 60000 });
+  }
+  ctx.assert(steps.at(-1).look_at === 'phases' && steps.at(-1).target === 'phases-p1', `the story ends on the Phases view: ${JSON.stringify(steps.at(-1))}`);
+  await waitText(race.page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
+  await race.page.waitForTimeout(700); // the smooth scroll to the strip
+  const strip = await onPlayground(race.page, (el) => {
+    const row = el.shadowRoot.querySelector('[data-story="phases-p1"]');
+    const r = row.getBoundingClientRect();
+    return { focused: row.classList.contains('story-focus'), onScreen: r.top >= 0 && r.top < innerHeight, shares: row.querySelector('.shares').textContent };
+  });
+  ctx.assert(strip.focused && strip.onScreen, `the last caption shows p1's strip: ${JSON.stringify(strip)}`);
+  ctx.assert(/NONE: φ 4,519-12,489 \(53\.1%\), answered 34,529-42,499 ms/.test(strip.shares) && /REQUEST_TIMED_OUT: φ 0-4,518, 12,490-14,999 \(46\.9%\), answered at 42,500 ms/.test(strip.shares), `the split: ${strip.shares}`);
+  await ctx.screenshot(race.page, 'phases-x12-story-end', { fullPage: false });
+  ctx.assertNoErrors(race.errors, 'x12 story');
 }

@@ -111,5 +111,6 @@ export class PhasesView {
     patch(this.body, html`<p class="muted">Kafka runs each leader's ISR check every ${fmt(period)} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = ${fmt(this.ownPhase)}. A segment opens the run at its phase.</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? `${fmt(done)} of ${fmt(period)} phases run…` : `all ${fmt(period)} phases run`}</p>
       ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">This run sends no produce request.</p>`}`);
+    this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in
   }
 }
