@@ -61,10 +61,14 @@ export default async function phasesSpec(ctx) {
   const strip = await onPlayground(race.page, (el) => {
     const row = el.shadowRoot.querySelector('[data-story="phases-p1"]');
     const r = row.getBoundingClientRect();
-    return { focused: row.classList.contains('story-focus'), onScreen: r.top >= 0 && r.top < innerHeight, shares: row.querySelector('.shares').textContent };
+    return { focused: row.classList.contains('story-focus'), onScreen: r.top >= 0 && r.top < innerHeight, shares: row.querySelector('.shares').textContent, edges: [...row.querySelectorAll('.edge-words li')].map((li) => li.textContent) };
   });
   ctx.assert(strip.focused && strip.onScreen, `the last caption shows p1's strip: ${JSON.stringify(strip)}`);
   ctx.assert(/NONE: φ 4,519-12,489 \(53\.1%\), answered 34,529-42,499 ms/.test(strip.shares) && /REQUEST_TIMED_OUT: φ 0-4,518, 12,490-14,999 \(46\.9%\), answered at 42,500 ms/.test(strip.shares), `the split: ${strip.shares}`);
+  ctx.assert(JSON.stringify(strip.edges) === JSON.stringify([
+    'From φ = 4,519: NONE, answered at 34,529 ms; at φ = 4,518 just before it: REQUEST_TIMED_OUT, answered at 42,500 ms.',
+    'From φ = 12,490: REQUEST_TIMED_OUT, answered at 42,500 ms; at φ = 12,489 just before it: NONE, answered at 42,499 ms.',
+  ]), `each boundary in words: ${JSON.stringify(strip.edges)}`);
   await ctx.screenshot(race.page, 'phases-x12-story-end', { fullPage: false });
   ctx.assertNoErrors(race.errors, 'x12 story');
 }

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Replays curated scenarios on a real Apache Kafka cluster and compares with the model.
 #
-#   scripts/kafka-check.sh [--runs N] [--no-report] [--compare-only] [SCENARIO ... | all]
-#                                                  # names as in scenarios/, without .json
+#   scripts/kafka-check.sh [--runs N | --at-phases MS,MS,...] [--no-report] [--compare-only]
+#                          [SCENARIO ... | all]    # names as in scenarios/, without .json
+#
+# --at-phases runs each scenario once per phase listed, with t = 0 placed so that the leader's
+# (broker 0's) ISR check falls that many ms after it (scenario-format.md, "Phases"): how a
+# scenario whose sweep splits is checked on both sides of each boundary. Without it, t = 0 falls
+# wherever it falls. Either way every broker's beat is read from its log and the model is run there.
 #
 # Kafka's answers stay in target/kafka-check/ (NAME.kafkaI.json, with the driver's log), so that
 # --compare-only compares them again without a cluster (after a change to the comparison).
@@ -21,12 +26,17 @@ cd "$ROOT"
 
 invocation="scripts/kafka-check.sh${*:+ $*}"
 runs=2
+at_phases=()
 report=
 compare_only=
 names=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
+        --at-phases)
+            IFS=, read -r -a at_phases <<< "$2"
+            for phi in "${at_phases[@]}"; do [[ $phi =~ ^[0-9]+$ ]] || die "--at-phases takes phases in ms, such as 2000,8000,13700; found '$phi'"; done
+            runs=${#at_phases[@]}; shift 2 ;;
         --no-report) report=--no-report; shift ;;
         --compare-only) compare_only=1; shift ;;
         all) for f in scenarios/[sx]*.json; do names+=("$(basename "$f" .json)"); done; shift ;;
@@ -62,9 +72,11 @@ for name in "${names[@]}"; do
     fi
     for ((i = 1; i <= todo; i++)); do
         t0=$SECONDS
-        if timeout 900 java -cp "$jars/*" tools/kafka-check/KafkaCheck.java "$file" "$work/$name.kafka$i.json" > "$work/$name.kafka$i.log" 2>&1; then
+        aligned=()
+        [[ ${#at_phases[@]} -gt 0 ]] && aligned=("--isr-phase=${at_phases[i - 1]}")
+        if timeout 900 java -cp "$jars/*" tools/kafka-check/KafkaCheck.java "$file" "$work/$name.kafka$i.json" "${aligned[@]}" > "$work/$name.kafka$i.log" 2>&1; then
             outs+=("$work/$name.kafka$i.json")
-            say "kafka-check: $name run $i on Kafka: $((SECONDS - t0)) s"
+            say "kafka-check: $name run $i on Kafka${aligned:+ (${aligned[0]#--})}: $((SECONDS - t0)) s"
         else
             say "kafka-check: $name run $i could not be driven:"
             grep -v '^log4j:' "$work/$name.kafka$i.log" | tail -5

@@ -70,8 +70,13 @@ function modelCaughtUp(leader, follower, tp, at) {
  */
 function phasesOf(run) {
   const seen = {};
+  // Each broker's beat as its scheduler ran it (KafkaCheck reads the isr-expiration runs from the
+  // broker's log; answers recorded before it did have only the shrink lines below).
+  for (const c of run.isr_checks ?? []) if (c.phase_ms != null) seen[c.broker] = c.phase_ms;
+  const shrunk = new Set();
   for (const s of run.isr_shrinks ?? []) {
-    if (s.broker in seen || PERIOD <= 0) continue;
+    if (shrunk.has(s.broker) || PERIOD <= 0) continue;
+    shrunk.add(s.broker);
     const lagging = s.out_of_sync?.[0];
     const mine = lagging ? modelCaughtUp(s.broker, lagging.broker, `${s.topic}-${s.partition}`, s.at_ms) : null;
     // Kafka's own beat when the model's follower, lagging from its own last fetch, is dropped at
@@ -169,4 +174,5 @@ let verdict = ['disagree', 'explained', 'noise'].find((v) => verdicts.has(v)) ??
 // of two beats) is not a verdict on the model: its reason says why, and its fields stay as seen.
 const cannot = explained['could_not_drive'];
 if (cannot && verdict !== 'agree') verdict = 'could-not-drive';
-console.log(JSON.stringify({ scenario: scenario.name, verdict, runs: runs.length, phases, fields, ...(cannot && verdict === 'could-not-drive' ? { reason: cannot } : {}) }));
+const targets = runs.map((r) => r.isr_phase_target_ms ?? null);
+console.log(JSON.stringify({ scenario: scenario.name, verdict, runs: runs.length, phases, ...(targets.some((t) => t != null) ? { targets } : {}), fields, ...(cannot && verdict === 'could-not-drive' ? { reason: cannot } : {}) }));

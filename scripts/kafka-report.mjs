@@ -37,12 +37,15 @@ function rowsOf(v) {
   return [...shown.map(row), `| … | | | ${v.fields.length - shown.length} more fields: ${v.fields.length - odd.length} agree, ${odd.length - shown.length} more as above |`];
 }
 
-/** Where Kafka's ISR-check beats fell in each run, which the model was run at. */
+/** Where Kafka's ISR-check beats fell in each run (aimed at, where a run was), which the model was run at. */
 function phaseLine(v) {
-  const runs = (v.phases ?? []).map((p, i) => (p
-    ? `run ${i + 1}: ${Object.entries(p).map(([b, phi]) => `broker ${b} at φ = ${phi}`).join(', ')}`
-    : `run ${i + 1}: no ISR shrink, so the model at the file's own phases`));
-  return runs.length ? `Kafka's ISR-check beats (from its "Shrinking ISR" lines), the model run at each: ${runs.join('; ')}.` : '';
+  const runs = (v.phases ?? []).map((p, i) => {
+    const aim = v.targets?.[i] != null ? ` (t = 0 placed for broker 0 at φ = ${v.targets[i]})` : '';
+    return p
+      ? `run ${i + 1}${aim}: ${Object.entries(p).map(([b, phi]) => `broker ${b} at φ = ${phi}`).join(', ')}`
+      : `run ${i + 1}${aim}: no beat read, so the model at the file's own phases`;
+  });
+  return runs.length ? `${v.verdict === 'agree' ? 'Agrees at' : 'Compared at'} Kafka's own ISR-check beats, the model run at each: ${runs.join('; ')}.` : '';
 }
 const md = [
   '# Checked against Apache Kafka',
@@ -53,9 +56,13 @@ const md = [
   'Each scenario was replayed on a fresh cluster (tools/kafka-check/KafkaCheck.java) and compared',
   'field by field with the model (scripts/kafka-compare.mjs): error codes, base offsets, the final',
   "leader, ISR, high watermark and every replica's log end offset exactly; each answer's time within",
-  "the window stated on its row. Each run is compared with the model at that run's phases: where a",
-  "leader's ISR check shrank an ISR, its log line gives the beat, and the model runs with",
-  'phases.isr_check_ms there (scenario-format.md, "Phases"). A field',
+  "the window stated on its row. Each run is compared with the model at that run's phases: each",
+  "broker's ISR-check beat is read from its own log (its scheduler's isr-expiration runs; for answers",
+  'recorded before that, from its "Shrinking ISR" lines, the only trace of the beat then), and the',
+  'model runs with phases.isr_check_ms there (scenario-format.md, "Phases"). A scenario whose sweep',
+  "splits is replayed with t = 0 placed at chosen phases of broker 0's beat (`--at-phases`), on",
+  'both sides of each boundary. Where a leader shrank an ISR, the phase accounts for the follower\'s',
+  "last fetch falling at another moment on Kafka than in the model. A field",
   "that differed between Kafka's own runs where the model at their phases did not is noise, not",
   'agreement. A difference traced to a stated',
   'simplification of the model, or to a limit of the driver, is explained, with the reason',

@@ -39,6 +39,23 @@ pub struct Outcome {
     pub connection_closed: bool,
 }
 
+impl Outcome {
+    /// The errors, one per partition ("no answer" where none came), and a closed connection.
+    pub fn label(&self) -> String {
+        let errors: Vec<&str> = self
+            .errors
+            .iter()
+            .map(|e| e.unwrap_or("no answer"))
+            .collect();
+        let closed = if self.connection_closed {
+            ", connection closed"
+        } else {
+            ""
+        };
+        format!("{}{closed}", errors.join(" + "))
+    }
+}
+
 /// Where one outcome of one request happens.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OutcomeSpan {
@@ -55,6 +72,132 @@ pub struct OutcomeSpan {
 pub struct RequestSweep {
     pub id: String,
     pub outcomes: Vec<OutcomeSpan>,
+    /// Every phase where the outcome differs from the phase before, ascending.
+    pub edges: Vec<Edge>,
+    /// The first and the latest phase counted (where a later block of phases joins on).
+    #[serde(skip)]
+    first: Option<Seen>,
+    #[serde(skip)]
+    last: Option<Seen>,
+}
+
+/// A boundary of the sweep: at `phase` the request gets another outcome than at `phase − 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edge {
+    pub phase: u64,
+    /// The outcome at `phase − 1` and at `phase` (indexes into the request's `outcomes`).
+    pub from: usize,
+    pub to: usize,
+    /// When it was answered at `phase − 1` and at `phase`.
+    pub answered_before: Option<u64>,
+    pub answered_after: Option<u64>,
+}
+
+/// One phase's outcome (an index into `outcomes`) and answer time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    phase: u64,
+    outcome: usize,
+    answered: Option<u64>,
+}
+
+impl RequestSweep {
+    fn new(id: String) -> RequestSweep {
+        RequestSweep {
+            id,
+            outcomes: Vec::new(),
+            edges: Vec::new(),
+            first: None,
+            last: None,
+        }
+    }
+
+    /// Counts one phase (later than any counted so far).
+    fn record(&mut self, outcome: Outcome, phase: u64, answered: Option<u64>) {
+        let i = add_range(&mut self.outcomes, &outcome, phase, phase);
+        let span = &mut self.outcomes[i];
+        span.answered_ms = widen(span.answered_ms, answered.map(|ms| (ms, ms)));
+        self.follow(Seen {
+            phase,
+            outcome: i,
+            answered,
+        });
+    }
+
+    /// Moves the latest phase on to `seen`, noting an edge where the outcome changes.
+    fn follow(&mut self, seen: Seen) {
+        if let Some(last) = self.last {
+            if last.outcome != seen.outcome && last.phase + 1 == seen.phase {
+                self.edges.push(Edge {
+                    phase: seen.phase,
+                    from: last.outcome,
+                    to: seen.outcome,
+                    answered_before: last.answered,
+                    answered_after: seen.answered,
+                });
+            }
+        }
+        self.first.get_or_insert(seen);
+        self.last = Some(seen);
+    }
+
+    /// Once every phase has run: phase 0 follows the period's last phase (the beat is a circle),
+    /// so an outcome that differs between the two is an edge at 0 too, listed first.
+    fn close_circle(&mut self) {
+        if let (Some(first), Some(last)) = (self.first, self.last) {
+            if first.phase == 0 && first.outcome != last.outcome {
+                self.edges.insert(
+                    0,
+                    Edge {
+                        phase: 0,
+                        from: last.outcome,
+                        to: first.outcome,
+                        answered_before: last.answered,
+                        answered_after: first.answered,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Adds the phases of `later` (the block of phases right after this one's).
+    fn append(&mut self, later: RequestSweep) {
+        let index: Vec<usize> = later
+            .outcomes
+            .iter()
+            .map(|span| {
+                let mut i = 0;
+                for &(lo, hi) in &span.phases {
+                    i = add_range(&mut self.outcomes, &span.outcome, lo, hi);
+                }
+                let here = &mut self.outcomes[i];
+                here.answered_ms = widen(here.answered_ms, span.answered_ms);
+                i
+            })
+            .collect();
+        let mapped = |s: Seen| Seen {
+            outcome: index[s.outcome],
+            ..s
+        };
+        if let Some(first) = later.first {
+            self.follow(mapped(first));
+        }
+        self.edges.extend(later.edges.into_iter().map(|e| Edge {
+            from: index[e.from],
+            to: index[e.to],
+            ..e
+        }));
+        if let Some(last) = later.last {
+            self.last = Some(mapped(last));
+        }
+    }
+}
+
+fn widen(a: Option<(u64, u64)>, b: Option<(u64, u64)>) -> Option<(u64, u64)> {
+    match (a, b) {
+        (Some((lo, hi)), Some((l, h))) => Some((lo.min(l), hi.max(h))),
+        (a, b) => a.or(b),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,6 +249,9 @@ pub fn sweep(scenario: &Scenario, beat: Beat, broker: Option<BrokerId>) -> Sweep
     for later in parts {
         whole.append(later);
     }
+    for r in &mut whole.requests {
+        r.close_circle();
+    }
     whole
 }
 
@@ -117,6 +263,7 @@ fn sweep_block(
 ) -> Sweep {
     let mut sweeper = Sweeper::new(scenario, beat, broker);
     sweeper.next_phase = phases.start;
+    sweeper.whole = phases.start == 0 && phases.end == sweeper.sweep.period_ms;
     while sweeper.next_phase < phases.end {
         sweeper.step(phases.end - sweeper.next_phase);
     }
@@ -129,6 +276,8 @@ pub struct Sweeper {
     beat: Beat,
     broker: Option<BrokerId>,
     next_phase: u64,
+    /// Runs every phase from 0 (not one block of a sweep shared among threads).
+    whole: bool,
     sweep: Sweep,
 }
 
@@ -140,6 +289,7 @@ impl Sweeper {
             beat,
             broker,
             next_phase: 0,
+            whole: true,
             sweep: Sweep {
                 scenario: scenario.name.clone(),
                 beat,
@@ -170,10 +320,7 @@ impl Sweeper {
             let requests = &mut self.sweep.requests;
             for (i, (r, partitions)) in sim.requests().iter().enumerate() {
                 if requests.len() <= i {
-                    requests.push(RequestSweep {
-                        id: r.id.to_string(),
-                        outcomes: Vec::new(),
-                    });
+                    requests.push(RequestSweep::new(r.id.to_string()));
                 }
                 // As the result document reports them: errors once answered (or decided, acks=0).
                 let answered = r.responded_ms.is_some() || r.acks == 0;
@@ -184,10 +331,16 @@ impl Sweeper {
                         .collect(),
                     connection_closed: r.connection_closed,
                 };
-                add(&mut requests[i].outcomes, outcome, phase, r.responded_ms);
+                requests[i].record(outcome, phase, r.responded_ms);
             }
         }
+        let finished = self.next_phase < end && end == self.sweep.period_ms;
         self.next_phase = end;
+        if finished && self.whole {
+            for r in &mut self.sweep.requests {
+                r.close_circle();
+            }
+        }
         self.done()
     }
 
@@ -265,24 +418,9 @@ fn with_phase(
     }
 }
 
-fn add(spans: &mut Vec<OutcomeSpan>, outcome: Outcome, phase: u64, answered: Option<u64>) {
-    let span = add_range(spans, &outcome, phase, phase);
-    if let Some(ms) = answered {
-        span.answered_ms = Some(match span.answered_ms {
-            Some((lo, hi)) => (lo.min(ms), hi.max(ms)),
-            None => (ms, ms),
-        });
-    }
-}
-
 /// Counts the phases `lo ..= hi` (later than any counted so far) for `outcome`, joining them to
-/// its last range when they follow on.
-fn add_range<'a>(
-    spans: &'a mut Vec<OutcomeSpan>,
-    outcome: &Outcome,
-    lo: u64,
-    hi: u64,
-) -> &'a mut OutcomeSpan {
+/// its last range when they follow on; returns the outcome's index.
+fn add_range(spans: &mut Vec<OutcomeSpan>, outcome: &Outcome, lo: u64, hi: u64) -> usize {
     let i = match spans.iter().position(|s| s.outcome == *outcome) {
         Some(i) => i,
         None => {
@@ -301,7 +439,7 @@ fn add_range<'a>(
         _ => span.phases.push((lo, hi)),
     }
     span.count += hi - lo + 1;
-    span
+    i
 }
 
 impl Sweep {
@@ -309,25 +447,9 @@ impl Sweep {
     /// as if they had been run here one after another.
     fn append(&mut self, later: Sweep) {
         for (i, request) in later.requests.into_iter().enumerate() {
-            if self.requests.len() <= i {
-                self.requests.push(RequestSweep {
-                    id: request.id,
-                    outcomes: Vec::new(),
-                });
-            }
-            let spans = &mut self.requests[i].outcomes;
-            for span in request.outcomes {
-                for &(lo, hi) in &span.phases {
-                    add_range(spans, &span.outcome, lo, hi);
-                }
-                let here = spans
-                    .iter_mut()
-                    .find(|s| s.outcome == span.outcome)
-                    .expect("added above");
-                here.answered_ms = match (here.answered_ms, span.answered_ms) {
-                    (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
-                    (a, b) => a.or(b),
-                };
+            match self.requests.get_mut(i) {
+                Some(here) => here.append(request),
+                None => self.requests.push(request),
             }
         }
     }
@@ -356,17 +478,6 @@ impl Sweep {
             };
             out.push_str(&format!("{}: {verdict}\n", r.id));
             for s in &r.outcomes {
-                let errors: Vec<&str> = s
-                    .outcome
-                    .errors
-                    .iter()
-                    .map(|e| e.unwrap_or("no answer"))
-                    .collect();
-                let closed = if s.outcome.connection_closed {
-                    ", connection closed"
-                } else {
-                    ""
-                };
                 let ranges: Vec<String> = s
                     .phases
                     .iter()
@@ -385,11 +496,26 @@ impl Sweep {
                     None => "not answered".to_string(),
                 };
                 out.push_str(&format!(
-                    "  {}{closed}: phase {} ({}/{}, {share:.1}%), {answered}\n",
-                    errors.join(" + "),
+                    "  {}: phase {} ({}/{}, {share:.1}%), {answered}\n",
+                    s.outcome.label(),
                     ranges.join(", "),
                     s.count,
                     self.period_ms
+                ));
+            }
+            for e in &r.edges {
+                let at = |answered: Option<u64>| match answered {
+                    Some(ms) => format!("answered at {ms} ms"),
+                    None => "not answered".to_string(),
+                };
+                out.push_str(&format!(
+                    "  edge at phase {}: {}, {} (phase {}) becomes {}, {}\n",
+                    e.phase,
+                    r.outcomes[e.from].outcome.label(),
+                    at(e.answered_before),
+                    (e.phase + self.period_ms - 1) % self.period_ms,
+                    r.outcomes[e.to].outcome.label(),
+                    at(e.answered_after)
                 ));
             }
         }

@@ -259,6 +259,20 @@ fn the_sweep_finds_the_exact_boundaries_of_the_contracts_example() {
     assert!(s
         .to_text()
         .contains("NONE: phase 1..989 (989/15000, 6.6%), answered 30011..30999 ms"));
+    // The boundaries, each with the answers on either side; φ = 0 and φ = 14,999 agree, so the
+    // circle closes without one.
+    let edges: Vec<_> = p1
+        .edges
+        .iter()
+        .map(|e| (e.phase, e.from, e.to, e.answered_before, e.answered_after))
+        .collect();
+    assert_eq!(
+        edges,
+        vec![
+            (1, 0, 1, Some(31_000), Some(30_011)),
+            (990, 1, 0, Some(30_999), Some(31_000))
+        ]
+    );
 }
 
 /// The runner's `sweep`: text by default, JSON with --json; a wrong option is exit 2 with a line

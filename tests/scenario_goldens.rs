@@ -427,6 +427,18 @@ fn the_race_on_kafka_defaults_is_won_at_this_phase_and_split_over_all() {
             ),
         ]
     );
+    let edges: Vec<_> = s.requests[0]
+        .edges
+        .iter()
+        .map(|e| (e.phase, e.answered_before, e.answered_after))
+        .collect();
+    assert_eq!(
+        edges,
+        vec![
+            (4519, Some(42_500), Some(34_529)),
+            (12_490, Some(42_499), Some(42_500))
+        ]
+    );
     let phase = scenario
         .phases
         .isr_check_ms

@@ -80,8 +80,11 @@ public class KafkaCheck {
   static final long START_TIMEOUT_MS = 90_000;
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: KafkaCheck SCENARIO.json OUT.json");
+    Long isrPhase = null;
+    if (args.length == 3 && args[2].startsWith("--isr-phase=")) {
+      isrPhase = Long.parseLong(args[2].substring("--isr-phase=".length()));
+    } else if (args.length != 2) {
+      System.err.println("usage: KafkaCheck SCENARIO.json OUT.json [--isr-phase=MS]");
       System.exit(2);
     }
     JsonNode scenario = JSON.readTree(Path.of(args[0]).toFile());
@@ -89,7 +92,7 @@ public class KafkaCheck {
     Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop));
     try {
       cluster.start();
-      ObjectNode result = new Replay(scenario, cluster).run();
+      ObjectNode result = new Replay(scenario, cluster, isrPhase).run();
       JSON.writerWithDefaultPrettyPrinter().writeValue(Path.of(args[1]).toFile(), result);
     } finally {
       cluster.stop();
@@ -218,7 +221,9 @@ public class KafkaCheck {
           "log4j.appender.file=org.apache.log4j.FileAppender",
           "log4j.appender.file.File=" + dir.resolve(name + ".log"),
           "log4j.appender.file.layout=org.apache.log4j.PatternLayout",
-          "log4j.appender.file.layout.ConversionPattern=%d{ISO8601} %p %m (%c)%n", ""));
+          "log4j.appender.file.layout.ConversionPattern=%d{ISO8601} %p %m (%c)%n",
+          // Every run of a scheduled task, with its time: where each broker's ISR-check beat falls.
+          "log4j.logger.org.apache.kafka.server.util.KafkaScheduler=TRACE", ""));
       return file;
     }
 
@@ -439,9 +444,94 @@ public class KafkaCheck {
     /** Elections that the contract says do nothing (no such partition, or the broker not a live ISR member). */
     final List<String> electionsIgnored = new CopyOnWriteArrayList<>();
 
-    Replay(JsonNode scenario, Cluster cluster) {
+    /** Where the leader's ISR check should fall from t = 0 (φ), or null: wherever it falls. */
+    final Long isrPhase;
+    /** The ISR check's period, replica.lag.time.max.ms / 2 as ReplicaManager computes it. */
+    final long isrPeriod;
+
+    Replay(JsonNode scenario, Cluster cluster, Long isrPhase) {
       this.scenario = scenario;
       this.cluster = cluster;
+      this.isrPhase = isrPhase;
+      this.isrPeriod = config(scenario, "replica_lag_time_max_ms", 30_000) / 2;
+    }
+
+    static final java.time.format.DateTimeFormatter STAMP = java.time.format.DateTimeFormatter
+        .ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(java.time.ZoneId.systemDefault());
+
+    /**
+     * The wall-clock times at which broker `b` began its ISR check, from its own log
+     * (ReplicaManager schedules the task "isr-expiration" at a fixed rate from the broker's start;
+     * KafkaScheduler logs each run at TRACE).
+     */
+    List<Long> isrChecks(int b) throws IOException {
+      List<Long> out = new ArrayList<>();
+      Path log = cluster.dir.resolve("broker-" + b + ".log");
+      if (!Files.exists(log)) return out;
+      for (String text : Files.readAllLines(log)) {
+        if (!text.contains("Beginning execution of scheduled task 'isr-expiration'")) continue;
+        out.add(java.time.Instant.from(STAMP.parse(text.substring(0, 23))).toEpochMilli());
+      }
+      return out;
+    }
+
+    /**
+     * t = 0 for the replay: now, or (with a target φ) the first moment, a little ahead, at which
+     * the leader's next ISR check falls φ ms later. The leader is broker 0, which leads partition 0
+     * of every topic by the contract's assignment.
+     */
+    long startAt() throws Exception {
+      long now = System.currentTimeMillis();
+      if (isrPhase == null || isrPeriod <= 0) return now;
+      List<Long> beats = List.of();
+      for (int i = 0; i < 100 && beats.isEmpty(); i++) {
+        beats = isrChecks(0);
+        if (beats.isEmpty()) Thread.sleep(100);
+      }
+      if (beats.isEmpty()) throw new IllegalStateException("broker 0's log shows no ISR check (isr-expiration) to align t = 0 with");
+      long last = beats.get(beats.size() - 1);
+      long earliest = System.currentTimeMillis() + 300; // room to sleep into it
+      long k = Math.floorDiv(earliest + isrPhase - last + isrPeriod - 1, isrPeriod);
+      long start = last + k * isrPeriod - isrPhase;
+      Thread.sleep(Math.max(0, start - System.currentTimeMillis()));
+      return start;
+    }
+
+    /**
+     * Each broker's ISR-check beat as this run saw it: its phase from t = 0 (the first check at or
+     * after t = 0, modulo the period; before any crash of that broker, since a restart starts a
+     * new beat), how many checks were seen, and the largest distance of any check from that beat
+     * (the scheduler's own jitter).
+     */
+    ArrayNode isrBeats() throws IOException {
+      ArrayNode out = JSON.createArrayNode();
+      for (int b = 0; b < cluster.brokers; b++) {
+        long stop = Long.MAX_VALUE;
+        for (JsonNode a : scenario.path("actions")) {
+          if (a.path("action").asText().equals("crash_broker") && a.path("broker").asInt() == b) {
+            stop = Math.min(stop, t0 + a.path("at_ms").asLong());
+          }
+        }
+        final long until = stop;
+        List<Long> seen = isrChecks(b).stream().filter(t -> t >= t0 && t < until).toList();
+        ObjectNode o = out.addObject();
+        o.put("broker", b);
+        if (seen.isEmpty() || isrPeriod <= 0) {
+          o.putNull("phase_ms");
+          continue;
+        }
+        long first = seen.get(0) - t0;
+        long phase = Math.floorMod(first, isrPeriod);
+        long jitter = 0;
+        for (long t : seen) {
+          long off = Math.floorMod(t - t0 - phase + isrPeriod / 2, isrPeriod) - isrPeriod / 2;
+          jitter = Math.max(jitter, Math.abs(off));
+        }
+        o.put("phase_ms", phase);
+        o.put("checks", seen.size());
+        o.put("jitter_ms", jitter);
+      }
+      return out;
     }
 
     long now() {
@@ -611,7 +701,7 @@ public class KafkaCheck {
       createTopics();
       warmUp();
       preconnect();
-      t0 = System.currentTimeMillis();
+      t0 = startAt();
       Thread watch = watchIsr();
       List<Thread> producers = new ArrayList<>();
       for (JsonNode action : scenario.path("actions")) {
@@ -670,6 +760,8 @@ public class KafkaCheck {
       }
       out.set("isr_changes", isrChanges);
       out.set("isr_shrinks", shrinksFromLogs());
+      out.set("isr_checks", isrBeats());
+      if (isrPhase != null) out.put("isr_phase_target_ms", isrPhase);
       ArrayNode ignored = out.putArray("elections_ignored");
       electionsIgnored.forEach(ignored::add);
       cluster.deleteFiles();

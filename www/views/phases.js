@@ -17,6 +17,10 @@ const answered = (o) => (!o.answered_ms ? 'not answered'
   : o.answered_ms[0] === o.answered_ms[1] ? `answered at ${fmt(o.answered_ms[0])} ms`
     : `answered ${fmt(o.answered_ms[0])}-${fmt(o.answered_ms[1])} ms`);
 
+const at = (ms) => (ms == null ? 'no answer' : `answered at ${fmt(ms)} ms`);
+/** One boundary in words: what the request gets on either side of it. */
+const edgeText = (r, e, period) => `From φ = ${fmt(e.phase)}: ${outcomeText(r.outcomes[e.to])}, ${at(e.answered_after)}; at φ = ${fmt((e.phase + period - 1) % period)} just before it: ${outcomeText(r.outcomes[e.from])}, ${at(e.answered_before)}.`;
+
 export class PhasesView {
   /** @param {import('../app.js').PlaygroundApp} app @param {HTMLElement} panel */
   constructor(app, panel) {
@@ -106,7 +110,8 @@ export class PhasesView {
       return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${split ? 'depends on the phase' : 'the same at every phase'}</span></p>
         <div class="strip" role="group" aria-label="${`${r.id} at every phase`}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${`this run: φ = ${fmt(this.ownPhase)}`}"></span></div>
         <div class="edges" aria-hidden="true">${marks}</div>
-        <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${outcomeText(o)}: φ ${ranges(o)} (${(100 * o.count / Math.max(1, done)).toFixed(1)}%), ${answered(o)}</li>`)}</ul></li>`;
+        <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${outcomeText(o)}: φ ${ranges(o)} (${(100 * o.count / Math.max(1, done)).toFixed(1)}%), ${answered(o)}</li>`)}</ul>
+        ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period)}</li>`)}</ul>` : null}</li>`;
     });
     patch(this.body, html`<p class="muted">Kafka runs each leader's ISR check every ${fmt(period)} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = ${fmt(this.ownPhase)}. A segment opens the run at its phase.</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? `${fmt(done)} of ${fmt(period)} phases run…` : `all ${fmt(period)} phases run`}</p>
