@@ -12,7 +12,9 @@
 //    interleaved round by round: wasm / native.
 //
 // node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
-//   BENCH_ONLY=tti,frames,workload,boundary,clock   run some parts only
+//   BENCH_ONLY=tti,frames,workload,boundary,clock,phases   run some parts only
+//   (phases: the Phases view sweeping x12, s10 and s13 on the page: its wall time and the script
+//   time of each animation frame while it runs; goal <= 8 ms a frame)
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_FRESH=1   the frame bench takes a fresh snapshot every frame (as if the model changed)
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=7                  the workload's size and rounds
@@ -26,7 +28,7 @@ import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './l
 import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
-const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary,clock').split(',');
+const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary,clock,phases').split(',');
 const env = (k, d) => Number(process.env[k] ?? d);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -229,6 +231,49 @@ async function boundary(browser, base) {
   console.log(`  takeEvents (${r.events_per_batch} events a batch): JSON text ${r.events_text_ms} ms, serde-wasm-bindgen object ${r.events_object_ms} ms`);
 }
 
+/**
+ * The Phases view sweeping a curated scenario's ISR-check period on the full page, in its frames:
+ * the wall time to all phases, and the script time of each animation frame meanwhile (every rAF
+ * callback of the frame timed, the element's clock loop included).
+ */
+async function phases(browser, base) {
+  for (const name of ['x12-stalled-follower-race-on-kafka-defaults', 's10-multi-partition-request', 's13-idle-stalled-follower-never-shrinks']) {
+    const { page, context, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(() => {
+      const raf = window.requestAnimationFrame.bind(window);
+      window.__frameMs = [];
+      let frame = null;
+      window.requestAnimationFrame = (cb) => raf((ts) => {
+        if (frame?.ts !== ts) {
+          if (frame) window.__frameMs.push(frame.ms);
+          frame = { ts, ms: 0 };
+        }
+        const t = performance.now();
+        try { cb(ts); } finally { frame.ms += performance.now() - t; }
+      });
+    });
+    await page.goto(`${base}?scenario=${name}`, { waitUntil: 'load' });
+    await page.waitForSelector('purgatory-playground[ready]', { state: 'attached', timeout: 30000 });
+    const r = await page.evaluate(async () => {
+      const el = document.querySelector('purgatory-playground');
+      while (!el.app.phases) await new Promise((res) => setTimeout(res, 20));
+      el.app.setPlaying(false); // the sweep alone in the frames
+      const panel = el.shadowRoot.querySelector('.panel.phases');
+      window.__frameMs.length = 0;
+      const t0 = performance.now();
+      panel.scrollIntoView();
+      const progress = () => el.shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? '';
+      while (!/^all /.test(progress())) await new Promise((res) => requestAnimationFrame(res));
+      return { wall: performance.now() - t0, frames: [...window.__frameMs], text: progress() };
+    });
+    await context.close();
+    if (errors.length) throw new Error(`phases ${name}: ${errors.join('; ')}`);
+    const f = [...r.frames].sort((a, b) => a - b);
+    const q = (p) => f[Math.min(f.length - 1, Math.floor(p * f.length))].toFixed(1);
+    console.log(`phases ${name}: ${r.text} in ${(r.wall / 1000).toFixed(2)} s wall, ${f.length} frames; script ms a frame: median ${q(0.5)}, p95 ${q(0.95)}, max ${f.at(-1).toFixed(1)} (goal <= 8)`);
+  }
+}
+
 const server = await startServer();
 const node = await startNodeServer(SERVE_ROOT);
 const browser = await launchBrowser();
@@ -245,6 +290,7 @@ try {
   if (ONLY.includes('workload')) await workload(browser, node.url);
   if (ONLY.includes('boundary')) await boundary(browser, node.url);
   if (ONLY.includes('clock')) await clock(browser, node.url);
+  if (ONLY.includes('phases')) await phases(browser, node.url);
 } finally {
   await browser.close();
   await server.stop();

@@ -6,7 +6,7 @@
 //   <purgatory-playground scenario="s03-stalled-follower-completes-at-isr-shrink"
 //                         views="cluster,purgatory" controls="minimal" autoplay></purgatory-playground>
 //
-// Attributes (README: "Embedding"): scenario | src | an inline <script type="application/json">
+// Attributes (docs/embedding.md): scenario | src | an inline <script type="application/json">
 // child, views, controls, autoplay, speed, loop, theme, height, story, layout. A bad value is
 // reported in the element (and on the console) and its default is used; nothing else breaks.
 import STYLE from './style.css';
@@ -389,7 +389,7 @@ export class PurgatoryPlayground extends HTMLElement {
     this.shadow.prepend(style);
   }
 
-  // ---- The JS API (README: "Embedding") --------------------------------------------------------
+  // ---- The JS API (docs/embedding.md) ----------------------------------------------------------
 
   get nowMs() { return this.app?.sim?.nowMs ?? 0; }
   get playing() { return !!this.app?.clock.playing; }

@@ -6,8 +6,8 @@
 //! serde-wasm-bindgen into the JSON the scenario parser validates, so a page command and a file
 //! action mean the same thing and fail with the same words. State goes out either as objects built
 //! by serde-wasm-bindgen (small answers) or as serde_json text that the engine's `JSON.parse`
-//! turns into objects (the snapshot and event batches: faster for large payloads; see the README's
-//! boundary table for the numbers). Every wrong argument is a thrown JS `Error` naming what was
+//! turns into objects (the snapshot and event batches: faster for large payloads; see docs/development.md,
+//! "The boundary and the browser tests", for the numbers). Every wrong argument is a thrown JS `Error` naming what was
 //! wrong; nothing here panics on input.
 //!
 //! Nothing is global: a page holds several handles (embedded instances, side-by-side runs) over
