@@ -199,9 +199,9 @@ fn step_back_and_forward_walk_the_instants_that_have_events() {
     let scenario = load("s03-stalled-follower-completes-at-isr-shrink");
     let mut session = Session::new(&scenario, false).unwrap();
     extend_all(&mut session);
-    session.seek(45_010);
+    session.seek(37_310);
     let back = session.step_back();
-    assert!(back < 45_010);
+    assert!(back < 37_310);
     let (reset, lines) = take_lines(&mut session);
     assert!(reset);
     assert!(lines.iter().all(|l| at_ms(l) <= back));
@@ -212,7 +212,7 @@ fn step_back_and_forward_walk_the_instants_that_have_events() {
     );
     let forward = session.step().unwrap();
     assert_eq!(
-        forward.now_ms, 45_010,
+        forward.now_ms, 37_310,
         "one step forward returns to the shrink commit"
     );
 }
@@ -471,7 +471,7 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         .advance(ALL, ALL, false)
         .hit
         .expect("the shrink commit stops the clock");
-    assert_eq!((hit.kind, hit.at_ms), ("isr_change", 45_010));
+    assert_eq!((hit.kind, hit.at_ms), ("isr_change", 37_310));
     let rest = s03.advance(ALL, ALL, false);
     assert_eq!(
         (rest.hit, rest.now_ms),
@@ -487,7 +487,7 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         .advance(ALL, ALL, false)
         .hit
         .expect("p1's answer stops the clock");
-    assert_eq!((hit.kind, hit.at_ms), ("answered", 45_010));
+    assert_eq!((hit.kind, hit.at_ms), ("answered", 37_310));
     assert_eq!(hit.text, "p1 was answered: NONE");
 }
 
@@ -581,9 +581,9 @@ fn a_story_clock_can_stop_after_each_notable_instant() {
         stops.push(played.now_ms);
     }
     assert!(stops.contains(&20_000), "the produce: {stops:?}");
-    assert!(stops.contains(&45_000), "the shrink proposal: {stops:?}");
+    assert!(stops.contains(&37_300), "the shrink proposal: {stops:?}");
     assert!(
-        stops.contains(&45_010),
+        stops.contains(&37_310),
         "the commit and completion: {stops:?}"
     );
     assert!(stops.windows(2).all(|w| w[0] < w[1]));

@@ -54,17 +54,17 @@ fn trace_hashes_match_the_native_runs() {
 #[wasm_bindgen_test]
 fn seek_step_back_and_the_extent() {
     let mut p = scenario(S03);
-    assert_eq!(p.seek(JsValue::from(45_010.0)).unwrap(), 45_010.0);
+    assert_eq!(p.seek(JsValue::from(37_310.0)).unwrap(), 37_310.0);
     let extent = p.extent().unwrap();
-    assert_eq!(num(&extent, "now_ms"), 45_010.0);
+    assert_eq!(num(&extent, "now_ms"), 37_310.0);
     assert_eq!(num(&extent, "frontier_ms"), 60_000.0);
     assert_eq!(get(&extent, "complete").as_bool(), Some(true));
     let back = p.step_back();
-    assert!(back < 45_010.0);
+    assert!(back < 37_310.0);
     let batch = p.take_events().unwrap();
     assert_eq!(get(&batch, "reset").as_bool(), Some(true));
     let step = p.step().unwrap();
-    assert_eq!(num(&step, "now_ms"), 45_010.0);
+    assert_eq!(num(&step, "now_ms"), 37_310.0);
     let text = message(p.seek(JsValue::from(-5.0)).unwrap_err());
     assert_eq!(
         text,
@@ -99,7 +99,7 @@ fn markers_series_and_request_events_describe_the_run() {
     assert_eq!(Array::from(&get(&few, "markers")).length(), 1);
     assert_eq!(num(&few, "total"), list.length() as f64);
 
-    p.seek(JsValue::from(40_000.0)).unwrap();
+    p.seek(JsValue::from(35_000.0)).unwrap();
     let series = p
         .series(
             JsValue::from(0.0),
@@ -108,7 +108,7 @@ fn markers_series_and_request_events_describe_the_run() {
         )
         .unwrap();
     let now = Array::from(&get(&series, "now"));
-    assert_eq!(now.get(1).as_f64(), Some(1.0), "p1 is waiting at 40 s");
+    assert_eq!(now.get(1).as_f64(), Some(1.0), "p1 is waiting at 35 s");
     // The whole computed run (the markers' span), not only up to the playhead: the timeline
     // draws the waiting requests under every marker it shows.
     assert_eq!(num(&series, "to_ms"), 60_000.0, "clipped at the frontier");
@@ -117,10 +117,10 @@ fn markers_series_and_request_events_describe_the_run() {
         .iter()
         .map(|b| Array::from(&b).get(1).as_f64().unwrap())
         .collect();
-    // p1 waits from 20,000 to 45,010 ms (bins of 6,000 ms): in bins 3 to 7, and not after.
+    // p1 waits from 20,000 to 37,310 ms (bins of 6,000 ms): in bins 3 to 6, and not after.
     assert_eq!(
         highs,
-        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
         "{highs:?}"
     );
 
@@ -132,7 +132,7 @@ fn markers_series_and_request_events_describe_the_run() {
     assert!(tags.contains(&"timer_added".to_string()), "{tags:?}");
     assert!(
         !tags.contains(&"produce_response_sent".to_string()),
-        "not answered yet at 40 s"
+        "not answered yet at 35 s"
     );
     assert!(p.request_events("nope".into()).unwrap().is_null());
 }
@@ -276,7 +276,7 @@ fn phases_run_and_travel_with_the_session() {
                      "records": [{"topic": "t", "partition": 0, "count": 10}]}],
         "run_until_ms": 40000}"#;
     let mut p = scenario(text);
-    p.seek(JsValue::from(40_000.0)).unwrap();
+    p.seek(JsValue::from(35_000.0)).unwrap();
     let result: serde_json::Value = serde_json::from_str(&p.result()).unwrap();
     assert_eq!(result["responses"][0]["responded_ms"], 30_510);
     assert_eq!(result["responses"][0]["partitions"][0]["error"], "NONE");
