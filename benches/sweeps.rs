@@ -29,7 +29,10 @@ fn curated() -> Vec<(String, Scenario)> {
         .map(|path| {
             let text = std::fs::read_to_string(&path).expect("readable");
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, Scenario::from_json(&text).expect("a curated scenario"))
+            (
+                name,
+                Scenario::from_json(&text).expect("a curated scenario"),
+            )
         })
         .collect()
 }

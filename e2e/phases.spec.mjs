@@ -45,6 +45,31 @@ export default async function phasesSpec(ctx) {
   ctx.assert(rows.length === 3 && /p1-one-done-one-times-out: p1-one-done-one-times-out depends on the phase/.test(rows[0]) && rows.slice(1).every((r) => /the same at every phase/.test(r)), `s10: only p1 depends on the phase: ${JSON.stringify(rows)}`);
   ctx.assertNoErrors(embed.errors, 'phases in an embed');
 
+  // A live session on a phase of one's own, from the Setup form: a value out of the contract's
+  // range is refused with its message and changes nothing; a good one starts the session there,
+  // and the Phases view and the form show it.
+  await page.goto(`${ctx.baseURL}`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.click('button[data-menu="setup"]');
+  await page.fill('#f-isr_check_ms', '15000');
+  await page.click('.setup-form button[type="submit"]');
+  await waitText(page, '.setup-error', /isr_check_ms/);
+  const refused = await page.textContent('.setup-error');
+  ctx.assert(/0 \.\. 14999|0 to 14999|14999/.test(refused), `φ = 15,000 is out of range, and the form says so: ${refused}`);
+  ctx.assert(await onPlayground(page, (el) => JSON.stringify(el.app.sim.setup().phases)) === '{}', 'and the session is unchanged');
+  await page.fill('#f-isr_check_ms', '7300');
+  await page.click('.setup-form button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim?.setup().phases?.isr_check_ms === 7300, null, { timeout: 10000 });
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  await page.waitForSelector('.panel.phases .now', { timeout: 20000 }).catch(() => null);
+  const own = await onPlayground(page, (el) => el.app.phases?.ownPhase);
+  ctx.assert(own === 7300, `the Phases view marks the session's own φ: ${own}`);
+  await page.click('button[data-menu="setup"]');
+  ctx.assert(await page.inputValue('#f-isr_check_ms') === '7300', 'the form shows the session\'s phase');
+  ctx.log(`refused: ${refused}`);
+  await ctx.screenshot(page, 'setup-phases', { fullPage: false });
+  await page.keyboard.press('Escape');
+
   // x12's story ends on the picture of the race: its last caption points at p1's strip, which is
   // on screen and split as the sweep splits it (NONE for φ 4,519-12,489, REQUEST_TIMED_OUT else).
   const race = await ctx.openPage({ viewport: { width: 1280, height: 900 } });

@@ -26,7 +26,12 @@ export const SETUP_FIELDS = [
   ['request_timeout_ms', 'request.timeout.ms (producer)', 'Kafka default 30000', ''],
   ['network_delay_ms', 'Network delay, one way (ms)', 'model default 1', 'page: 20, so fetches can be seen travelling'],
   ['seed', 'Seed', 'default 0', ''],
+  ['isr_check_ms', 'ISR-check phase φ (ms)', 'default 0: every broker’s check at 0, L/2, L, …', 'where t = 0 falls on the beat, 0 to replica.lag.time.max.ms / 2 − 1'],
+  ['heartbeat_ms', 'Heartbeat phase ψ (ms)', 'default 0', 'where t = 0 falls on the heartbeats, 0 to broker.heartbeat.interval.ms − 1'],
 ];
+
+/** The fields that are not config: the topic's, the seed and the beats' phases. */
+const PHASES = ['isr_check_ms', 'heartbeat_ms'];
 
 const INT = /^\d+$/;
 
@@ -38,12 +43,18 @@ export function readSetup(form) {
     if (!INT.test(v)) return { error: `${label}: enter a whole number (found "${v}").` };
     num[name] = Number(v);
   }
-  const { partitions, replication_factor, seed, ...config } = num;
-  return { setup: { seed, config, topics: [{ name: 't', partitions, replication_factor }] } };
+  const { partitions, replication_factor, seed, isr_check_ms, heartbeat_ms, ...config } = num;
+  const setup = { seed, config, topics: [{ name: 't', partitions, replication_factor }] };
+  // Every broker's beat at one phase; the model refuses one out of its range, naming it.
+  const phases = Object.fromEntries(Object.entries({ isr_check_ms, heartbeat_ms }).filter(([, v]) => v > 0));
+  if (Object.keys(phases).length) setup.phases = phases;
+  return { setup };
 }
 
 export function fillSetup(form, setup) {
   const t = setup.topics[0] ?? { partitions: 1, replication_factor: 1 };
-  const values = { ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor };
+  // A phase per broker (from a file) shows as the first broker's: the form sets one for all.
+  const phase = (name) => { const v = setup.phases?.[name] ?? 0; return Array.isArray(v) ? v[0] : v; };
+  const values = { ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor, ...Object.fromEntries(PHASES.map((n) => [n, phase(n)])) };
   for (const [name] of SETUP_FIELDS) if (values[name] != null) form[name].value = values[name];
 }

@@ -229,13 +229,17 @@ impl Playground {
         to_js_object(&self.session.extent())
     }
 
-    /// `{seed, config, topics}` of this run.
+    /// `{seed, config, topics, phases}` of this run (`phases` as a file has it, `{}` when every
+    /// beat starts at 0).
     pub fn setup(&self) -> Result<JsValue, JsError> {
         let sim = self.session.sim();
         // As text: a seed beyond 2^53 is a JSON number serde-wasm-bindgen would refuse.
-        to_js_via_text(
-            &json!({ "seed": sim.seed(), "config": sim.config(), "topics": sim.topics() }),
-        )
+        to_js_via_text(&json!({
+            "seed": sim.seed(),
+            "config": sim.config(),
+            "topics": sim.topics(),
+            "phases": sim.phases(),
+        }))
     }
 
     /// The summarised state at the playhead (see `sim::view`).
