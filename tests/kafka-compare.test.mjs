@@ -121,3 +121,21 @@ test('a response Kafka never recorded disagrees', () => {
   const out = compare(scenario('f', [produce]), doc(), missing);
   assert.equal(out.verdict, 'disagree');
 });
+
+test("each run is compared with the model at the ISR-check beats read from Kafka's logs", () => {
+  // The contract's stalled follower: NONE for φ in 1 .. 989 (the shrink at 30,000 + φ commits
+  // before the timer at 31,000), REQUEST_TIMED_OUT elsewhere. A run whose leader's beat fell at
+  // 495 answered NONE; one at 7,300 timed out. Both agree, each with the model at its own beat.
+  const paused = [{ at_ms: 0, action: 'pause_follower', broker: 2 }, produce];
+  const at = (phase, d) => ({ ...d, isr_checks: [0, 1, 2].map((broker) => ({ broker, phase_ms: broker === 0 ? phase : 0 })) });
+  const won = doc({ at: 30_650, isr: [0, 1], hw: 10, leo2: 0 });
+  const appendedThenTimedOut = (d) => { d.responses[0].partitions[0].base_offset = 0; return d; };
+  const lost = appendedThenTimedOut(doc({ error: 'REQUEST_TIMED_OUT', at: 31_040, isr: [0, 1], hw: 10, leo2: 0 }));
+  const out = compare(scenario('g', paused), doc({ error: 'REQUEST_TIMED_OUT', at: 31_000, isr: [0, 1], leo2: 0 }), at(495, won), at(7300, lost));
+  assert.deepEqual(out.phases, [{ 0: 495, 1: 0, 2: 0 }, { 0: 7300, 1: 0, 2: 0 }]);
+  assert.equal(field(out, 'p1.errors').verdict, 'agree', JSON.stringify(field(out, 'p1.errors')));
+  assert.equal(out.verdict, 'agree', JSON.stringify(out.fields.filter((f) => f.verdict !== 'agree')));
+  // Without the beats the model runs at the file's phase (0, a timeout) and the won run disagrees.
+  const blind = compare(scenario('h', paused), doc({ error: 'REQUEST_TIMED_OUT', at: 31_000, isr: [0, 1], leo2: 0 }), won);
+  assert.equal(field(blind, 'p1.errors').verdict, 'disagree');
+});
