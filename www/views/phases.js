@@ -7,8 +7,9 @@
 import { html } from '../html.js';
 import { fmt, patch } from './dom.js';
 
-/** Wall ms of sweeping per frame, so that the page stays smooth while it fills. */
-const FRAME_BUDGET_MS = 6;
+/** Wall ms of sweeping per frame, so that the page stays smooth while it fills (the strips'
+ * redraw comes on top). */
+const FRAME_BUDGET_MS = 5;
 
 const outcomeText = (o) => `${o.outcome.errors.map((e) => e ?? 'no answer').join(' + ')}${o.outcome.connection_closed ? ' (connection closed)' : ''}`;
 const good = (o) => !o.outcome.connection_closed && o.outcome.errors.every((e) => e === 'NONE' || e == null);
@@ -28,7 +29,7 @@ export class PhasesView {
     this.body = panel.querySelector('.phases-body');
     this.sweep = null;
     this.raf = 0;
-    this.perStep = 20;
+    this.perStep = 1; // grows to slices of about a millisecond
     // Sweeping costs a few ms of every frame: only while the panel is on screen.
     this.visible = false;
     new IntersectionObserver((entries) => {
@@ -67,11 +68,13 @@ export class PhasesView {
       if (!this.sweep || !this.body.isConnected || !this.visible) return;
       const t0 = performance.now();
       let done = this.sweep.done;
-      while (!done && performance.now() - t0 < FRAME_BUDGET_MS) {
+      let slice = 0; // how long the last slice took: the next one starts only if it fits too
+      while (!done && performance.now() - t0 + slice < FRAME_BUDGET_MS) {
         const t = performance.now();
         done = this.sweep.step(this.perStep);
+        slice = performance.now() - t;
         // Slices sized to about a millisecond each: a long scenario takes a few phases per slice.
-        this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep * (1 / Math.max(0.05, performance.now() - t)))));
+        this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep / Math.max(0.05, slice))));
       }
       this.draw();
       if (!done) this.loop();
