@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The embed's size budgets (issue 9), gzipped at level 9: the element's module
-# dist/purgatory-playground.js within 62,000 bytes (60,000 until the markup tag, the Kafka check's
-# mark and the phase-aware stories came; the house issue relaxes budgets that bend the code, so a
-# clear form is written first and measured), the self-contained page (wasm inlined)
-# dist/purgatory-playground.html within 260,000 bytes. Sizes are deterministic for a given
-# toolchain, so this is a check, not a benchmark; it prints each size and its budget.
+# The embed's size budgets (issue 27), gzipped at level 9: the element's module
+# dist/purgatory-playground.js within 100 KB, the self-contained page (wasm inlined)
+# dist/purgatory-playground.html within 400 KB. The earlier budgets (60,000 and 62,000 bytes for
+# the module, 260,000 for the page) bent the code; what a user feels is checked by the benchmarks.
+# Sizes are deterministic for a given toolchain, so this is a check, not a benchmark; it prints
+# each size and its budget.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,6 +22,6 @@ check() {
         say "$file: $size bytes gzipped (budget $budget)"
     fi
 }
-check dist/purgatory-playground.js 62000
-check dist/purgatory-playground.html 260000
+check dist/purgatory-playground.js 102400
+check dist/purgatory-playground.html 409600
 exit "$over"
