@@ -43,6 +43,19 @@ export default async function phasesSpec(ctx) {
   await embed.page.waitForFunction(() => /all 15,000 phases run/.test(document.getElementById('phases-only').shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? ''), null, { timeout: 90000 });
   const rows = await embed.page.$$eval('#phases-only >> [data-testid="phase-row"]', (els) => els.map((e) => `${e.dataset.request}: ${e.querySelector('p').textContent}`));
   ctx.assert(rows.length === 3 && /p1-one-done-one-times-out: p1-one-done-one-times-out depends on the phase/.test(rows[0]) && rows.slice(1).every((r) => /the same at every phase/.test(r)), `s10: only p1 depends on the phase: ${JSON.stringify(rows)}`);
+  // The race scenario in an element of its own, the view beside the responses.
+  await embed.page.evaluate(() => {
+    const el = document.createElement('purgatory-playground');
+    for (const [k, v] of Object.entries({ id: 'race', scenario: 'x12-stalled-follower-race-on-kafka-defaults', views: 'responses,phases', controls: 'minimal' })) el.setAttribute(k, v);
+    document.querySelector('main').prepend(el);
+    el.scrollIntoView();
+  });
+  await embed.page.waitForSelector('#race[ready]', { state: 'attached', timeout: 20000 });
+  await embed.page.waitForFunction(() => /all 15,000 phases run/.test(document.getElementById('race').shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? ''), null, { timeout: 90000 });
+  const raceSegments = await embed.page.$$eval('#race >> .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
+  ctx.assert(raceSegments.length === 3 && raceSegments.some((l) => /NONE for φ 4,519 to 12,489/.test(l)), `x12 in an element splits as its sweep: ${JSON.stringify(raceSegments)}`);
+  await embed.page.evaluate(() => document.getElementById('race').scrollIntoView());
+  await ctx.screenshot(embed.page, 'phases-x12-element', { fullPage: false });
   ctx.assertNoErrors(embed.errors, 'phases in an embed');
 
   // A live session on a phase of one's own, from the Setup form: a value out of the contract's

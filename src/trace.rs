@@ -183,6 +183,22 @@ pub enum Event {
         latency_ms: u64,
         partitions: Vec<PartitionOutcome>,
     },
+    /// Records a producer was told were written (acks=1 or all, answered NONE) that the new
+    /// leader's log does not hold: lost (the old leader truncates them when it follows again).
+    AcknowledgedRecordsLost {
+        request: String,
+        tp: String,
+        first_offset: u64,
+        last_offset: u64,
+        acks: i64,
+        /// The leader that appended and acknowledged them, in its epoch then.
+        acknowledged_by: BrokerId,
+        acknowledged_epoch: u32,
+        /// The new leader, whose log lacks them, its epoch and its log end offset.
+        leader: BrokerId,
+        leader_epoch: u32,
+        leader_log_end_offset: u64,
+    },
     /// acks=0 met an error: no response, the connection is closed; or the broker died.
     ConnectionClosed {
         request: String,

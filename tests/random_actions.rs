@@ -9,7 +9,12 @@ use purgatory_playground::sim::Simulation;
 mod common;
 use common::random_scenario;
 
-fn run_checked(scenario: &Scenario) -> Result<(), String> {
+/// What a run showed beyond its invariants: how many acknowledged acks=1 records it lost.
+struct Seen {
+    acks1_lost: usize,
+}
+
+fn run_checked(scenario: &Scenario) -> Result<Seen, String> {
     let mut sim = Simulation::from_scenario(scenario, false).map_err(|e| e.0)?;
     let mut state = InvariantState::default();
     while let Some(t) = sim.next_event_ms() {
@@ -36,7 +41,26 @@ fn run_checked(scenario: &Scenario) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    // Kafka's promise for acks=all: with min.insync.replicas of 2 or more (as the topic's
+    // replication factor allows) and no unclean election, an acknowledged record is never lost.
+    let rf = |topic: &str| {
+        scenario
+            .topics
+            .iter()
+            .find(|t| t.name == topic)
+            .map_or(1, |t| t.replication_factor)
+    };
+    let mut seen = Seen { acks1_lost: 0 };
+    for lost in &result.lost_acknowledged {
+        let min_isr = scenario.config.min_insync_replicas.min(rf(&lost.topic));
+        if lost.acks == -1 && min_isr >= 2 {
+            return Err(format!("acks=all lost acknowledged records: {lost:?}"));
+        }
+        if lost.acks == 1 {
+            seen.acks1_lost += 1;
+        }
+    }
+    Ok(seen)
 }
 
 #[test]
@@ -49,13 +73,29 @@ fn random_action_sequences_keep_every_invariant() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
+    let mut acks1_lost = Vec::new();
     for seed in first..first + runs {
         let scenario = random_scenario(seed);
         if runs == 1 {
             eprintln!("{}", scenario.to_json());
         }
-        if let Err(e) = run_checked(&scenario) {
-            panic!("seed {seed}: {e}\nreplay with RANDOM_SEED={seed} RANDOM_RUNS=1\nscenario: {scenario:#?}");
+        match run_checked(&scenario) {
+            Ok(seen) if seen.acks1_lost > 0 => acks1_lost.push(seed),
+            Ok(_) => {}
+            Err(e) => panic!("seed {seed}: {e}\nreplay with RANDOM_SEED={seed} RANDOM_RUNS=1\nscenario: {scenario:#?}"),
         }
     }
+    // acks=1 makes no such promise, and the random runs find it breaking (a leader that crashed
+    // or lost its leadership before its followers fetched); x13 is one, minimized.
+    if runs >= 2_000 {
+        assert!(
+            !acks1_lost.is_empty(),
+            "no run lost an acknowledged acks=1 record"
+        );
+    }
+    eprintln!(
+        "{} of {runs} runs lost acknowledged acks=1 records (first seeds: {:?})",
+        acks1_lost.len(),
+        &acks1_lost[..acks1_lost.len().min(5)]
+    );
 }

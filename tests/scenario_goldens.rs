@@ -448,6 +448,51 @@ fn the_race_on_kafka_defaults_is_won_at_this_phase_and_split_over_all() {
 }
 
 #[test]
+fn acks_1_records_acknowledged_then_lost_when_a_follower_without_them_leads() {
+    // x13: p1 (acks=1) is answered NONE at 1000 from the leader's log alone; the leader crashes
+    // at 2000 before its paused followers fetch; broker 1 leads from 9003 with log end offset 0,
+    // so offsets 0-9 are lost then, and broker 0 truncates them when it follows (20002). p2
+    // (acks=all) was never acknowledged: its connection closed with the crash.
+    let scenario = load("x13-acks1-acknowledged-then-lost");
+    let mut trace = Vec::new();
+    let r = run_scenario(&scenario, Some(&mut trace)).unwrap();
+    assert_eq!(outcome(&r, "p1-acks-1"), (Some(1000), vec![Some("NONE")]));
+    assert_eq!(outcome(&r, "p2-acks-all"), (None, vec![None]));
+    let lost: Vec<_> = r
+        .lost_acknowledged
+        .iter()
+        .map(|l| {
+            (
+                &*l.id,
+                l.acks,
+                l.first_offset,
+                l.last_offset,
+                l.acknowledged_by.0,
+                l.lost_ms,
+                l.leader.0,
+            )
+        })
+        .collect();
+    assert_eq!(lost, vec![("p1-acks-1", 1, 0, 9, 0, 9003, 1)]);
+    let text = String::from_utf8(trace).unwrap();
+    let events: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &serde_json::Value| {
+            e["event"] == "acknowledged_records_lost" || e["event"] == "log_truncated"
+        })
+        .map(|e| serde_json::json!([e["at_ms"], e["event"]]))
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            serde_json::json!([9003, "acknowledged_records_lost"]),
+            serde_json::json!([20002, "log_truncated"])
+        ]
+    );
+}
+
+#[test]
 fn the_result_isr_is_the_controllers_even_before_the_leader_hears_of_it() {
     // Broker 2 crashes at 2500 (last heartbeat 2000) and is fenced at 11002; leader 0 learns of
     // it at 11003. A run that stops at 11002 reports the controller's ISR already.

@@ -33,6 +33,7 @@ export function category(e) {
   switch (e.event) {
     case 'produce_received': case 'produce_partition_rejected': case 'records_appended':
     case 'produce_answered_at_once': case 'produce_response_sent': case 'connection_closed':
+    case 'acknowledged_records_lost':
       return 'produce';
     case 'delayed_produce_created': case 'operation_watched': case 'timer_added':
     case 'check_and_complete': case 'operation_completed': case 'operation_expired': case 'purged':
@@ -68,6 +69,7 @@ export function narrate(e) {
     case 'operation_expired': return `${e.request ?? op(e.op)} expired: onExpiration, ExpiresPerSec marked for ${e.expired_partitions.join(', ') || 'no partition'}`;
     case 'produce_response_sent': return `${e.request} answered after ${fmt(e.latency_ms)} ms: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
     case 'connection_closed': return `${e.request}: connection closed (${e.reason})`;
+    case 'acknowledged_records_lost': return `${e.request}: acknowledged offsets ${e.first_offset}-${e.last_offset} of ${e.tp} (acks=${e.acks}, by broker ${e.acknowledged_by} at epoch ${e.acknowledged_epoch}) LOST: new leader ${e.leader} (epoch ${e.leader_epoch}) has log end offset ${e.leader_log_end_offset}`;
     case 'purged': return `broker ${e.broker}'s ${e.purgatory} purgatory purged ${e.removed} completed entries (estimate was ${e.estimated_before})`;
     case 'fetch_sent': return `broker ${e.follower} sent a fetch to ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
     case 'fetch_received': return `broker ${e.follower}'s fetch arrived at ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
@@ -141,6 +143,7 @@ const outcomeWords = {
 /** How important an event is to the story of the moment (higher first), 0 for background. */
 function weight(e, firstTry) {
   switch (e.event) {
+    case 'acknowledged_records_lost': return 10;
     case 'produce_response_sent': case 'connection_closed': return 9;
     case 'operation_expired': return isProduceOp(e) ? 8 : 0;
     case 'isr_change_committed': return 7;
@@ -176,6 +179,7 @@ function plain(e, history, batch) {
       return `${e.request} is answered after ${fmt(e.latency_ms)} ms, ${outcomeWords[err] ?? err}${why}`;
     }
     case 'connection_closed': return `${e.request} gets no answer: ${e.reason}`;
+    case 'acknowledged_records_lost': return `${e.request}'s records at ${e.first_offset}-${e.last_offset} of ${e.tp} are lost although broker ${e.acknowledged_by} acknowledged them (acks=${e.acks}): broker ${e.leader}, the new leader, never had them`;
     case 'operation_expired': return `${e.request ?? 'a request'} expires: its timeout passed before the HW reached its records`;
     case 'isr_change_committed': return `the controller commits the ISR of ${e.tp} as {${e.isr.join(', ')}}`;
     case 'broker_fenced': return `the controller fences broker ${e.broker}: no heartbeat since ${fmt(e.last_heartbeat_ms)} ms`;

@@ -31,6 +31,7 @@ import sc_x09_expiry_and_completion_in_one_ms_keep_their_scheduling_order from '
 import sc_x10_resume_waits_for_the_outstanding_fetch from '../scenarios/x10-resume-waits-for-the-outstanding-fetch.json';
 import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-fencing-in-broker-id-order.json';
 import sc_x12_stalled_follower_race_on_kafka_defaults from '../scenarios/x12-stalled-follower-race-on-kafka-defaults.json';
+import sc_x13_acks1_acknowledged_then_lost from '../scenarios/x13-acks1-acknowledged-then-lost.json';
 
 // Loaded on demand (see above).
 const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
@@ -67,6 +68,7 @@ export const SCENARIOS = [
   ['x10-resume-waits-for-the-outstanding-fetch', 'resume_follower: with a fetch still outstanding the fetcher waits for its answer and fetches again at once; with nothing outstanding it fetches at once.', sc_x10_resume_waits_for_the_outstanding_fetch],
   ['x11-same-ms-fencing-in-broker-id-order', 'Two brokers fenced in the same millisecond go in broker id order; an AlterPartition that reached the controller commits though its leader crashed.', sc_x11_same_ms_fencing_in_broker_id_order],
   ['x12-stalled-follower-race-on-kafka-defaults', 'The race on Kafka’s defaults: a stalled follower, an acks=all produce, and where the ISR-check beat falls decides NONE or REQUEST_TIMED_OUT (the Phases view shows the split).', sc_x12_stalled_follower_race_on_kafka_defaults],
+  ['x13-acks1-acknowledged-then-lost', 'acks=1 acknowledged, then lost: the leader crashes before its followers fetch, a follower takes over without the records, and the old leader truncates them on its return; the acks=all request was never acknowledged.', sc_x13_acks1_acknowledged_then_lost],
 ];
 
 const BY_NAME = new Map(SCENARIOS.map(([name, about, doc]) => [name, { name, about, doc }]));

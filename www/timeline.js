@@ -19,7 +19,7 @@ const MIN_WINDOW_MS = 20;
 const ZOOM_STEP = 4;
 
 const KIND_CLASS = {
-  produce: 'm-produce', answered: 'm-ok', failed: 'm-bad', closed: 'm-bad', expired: 'm-bad',
+  produce: 'm-produce', answered: 'm-ok', failed: 'm-bad', closed: 'm-bad', expired: 'm-bad', lost: 'm-bad',
   hw: 'm-hw', isr_proposed: 'm-isr', isr_committed: 'm-isr', fenced: 'm-bad', unfenced: 'm-isr',
   leader: 'm-isr', purge: 'm-purge', action: 'm-action',
 };

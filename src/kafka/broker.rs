@@ -414,13 +414,15 @@ impl Broker {
             );
             let start = p.leader_epoch_start_offset.unwrap_or(0);
             let id = if new_epoch {
-                ctx.emit(cause, || Event::BecameLeader {
+                let id = ctx.emit(cause, || Event::BecameLeader {
                     broker,
                     tp: name,
                     leader_epoch: record.leader_epoch,
                     isr: record.isr.clone(),
                     leader_epoch_start_offset: start,
-                })
+                });
+                self.note_lost_acknowledged(tp, id, ctx);
+                id
             } else {
                 ctx.emit(cause, || Event::IsrUpdated {
                     broker,
@@ -457,6 +459,44 @@ impl Broker {
 }
 
 impl Broker {
+    /// Now that this broker leads `tp`, its log is the partition's: acknowledged records it
+    /// lacks are lost, each said once in the trace (the result lists them too).
+    fn note_lost_acknowledged(&self, tp: TopicPartition, cause: Option<EventId>, ctx: &mut Ctx) {
+        let p = &self.partitions[&tp];
+        let (leader, leader_epoch, log) = (self.id, p.leader_epoch, &p.log);
+        let names: &[String] = ctx.topic_names;
+        let topic = &names[tp.topic as usize];
+        let lost = ctx
+            .requests
+            .note_lost(
+                (topic, tp.partition),
+                |base, count, epoch| log.holds(base, count, epoch),
+                (ctx.now_ms, leader, leader_epoch),
+            )
+            .to_vec();
+        if lost.is_empty() || !ctx.trace.enabled() {
+            return;
+        }
+        let events: Vec<Event> = lost
+            .iter()
+            .map(|l| Event::AcknowledgedRecordsLost {
+                request: ctx.requests.get(l.request).id.to_string(),
+                tp: format!("{topic}-{}", tp.partition),
+                first_offset: l.first_offset,
+                last_offset: l.last_offset,
+                acks: ctx.requests.get(l.request).acks,
+                acknowledged_by: l.acknowledged_by,
+                acknowledged_epoch: l.acknowledged_epoch,
+                leader,
+                leader_epoch,
+                leader_log_end_offset: log.log_end_offset(),
+            })
+            .collect();
+        for event in events {
+            ctx.emit(cause, || event);
+        }
+    }
+
     /// The process stops. Logs and high watermarks stay on disk; everything in memory (the
     /// purgatories, the fetchers, what it knew as leader) is gone.
     pub fn crash(&mut self, now_ms: u64, config: &Config) {

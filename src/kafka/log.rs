@@ -160,6 +160,20 @@ impl Log {
         (epoch, end)
     }
 
+    /// How many of the `count` records from `base`, written in leader epoch `epoch`, this log
+    /// holds: those up to where its own records of that epoch end, when the epoch that wrote
+    /// `base` here is that one (logs that agree on an offset's epoch hold the same records up to
+    /// it, Kafka's log matching); none otherwise.
+    pub fn holds(&self, base: u64, count: u64, epoch: u32) -> u64 {
+        if base >= self.log_end_offset {
+            return 0;
+        }
+        match self.segment_at(base) {
+            (e, end) if e == epoch => end.min(base + count) - base,
+            _ => 0,
+        }
+    }
+
     /// Kafka: `LeaderEpochFileCache.endOffsetFor`: the largest epoch <= `epoch` this log knows,
     /// and the offset where it ends (the next epoch's start, or the log end offset). `None` when
     /// the log knows no epoch that old.

@@ -127,7 +127,9 @@ impl Broker {
                 return Err(self.reject(request, slot, tp, error, why, cause, ctx));
             }
         };
-        ctx.requests.partitions_mut(request)[slot].base_offset = batch.base_offset as i64;
+        let answer = &mut ctx.requests.partitions_mut(request)[slot];
+        answer.base_offset = batch.base_offset as i64;
+        answer.leader_epoch = batch.leader_epoch;
         let p = &self.partitions[&tp];
         let (broker, name, request_id) = (self.id, ctx.tp_name(tp), ctx.request_id(request));
         let (leader_epoch, log_end_offset) = (p.leader_epoch, p.log_end_offset());

@@ -23,6 +23,28 @@ pub struct PartitionAnswer {
     pub base_offset: i64,
     /// How many records the request carried for this partition.
     pub count: u64,
+    /// The leader epoch its records were appended in (0 until appended).
+    #[serde(skip)]
+    pub leader_epoch: u32,
+}
+
+/// Records a producer was told were written (acks=1 or all, answered NONE) that the log of the
+/// partition's new leader does not hold: gone for good, since the old leader truncates them when
+/// it follows again (roadmap: an unclean election loses them the same way).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostRecords {
+    pub request: RequestIdx,
+    /// The partition's place in the request.
+    pub slot: usize,
+    pub first_offset: u64,
+    pub last_offset: u64,
+    pub at_ms: u64,
+    /// The broker that appended and acknowledged them, and its epoch then.
+    pub acknowledged_by: BrokerId,
+    pub acknowledged_epoch: u32,
+    /// The leader whose log lacks them.
+    pub leader: BrokerId,
+    pub leader_epoch: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -53,6 +75,7 @@ pub struct RequestLog {
     records: Vec<ProduceRecord>,
     starts: Vec<usize>,
     answers: Vec<PartitionAnswer>,
+    lost: Vec<LostRecords>,
 }
 
 impl RequestLog {
@@ -116,6 +139,61 @@ impl RequestLog {
 
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
+    }
+
+    /// Every acknowledged partition of `topic`/`partition` that `leader`'s log lacks, now that
+    /// it leads it in `leader_epoch`, and that was not reported before: `held(base, count,
+    /// epoch)` says how many of an answer's records the log holds. A scan of the whole run, as
+    /// leader changes are rare; the new losses are noted (each answer once) and returned.
+    pub fn note_lost(
+        &mut self,
+        (topic, partition): (&str, u32),
+        held: impl Fn(u64, u64, u32) -> u64,
+        (at_ms, leader, leader_epoch): (u64, BrokerId, u32),
+    ) -> &[LostRecords] {
+        let before = self.lost.len();
+        for (i, record) in self.records.iter().enumerate() {
+            // Acknowledged: answered, with acks 1 or all (acks=0 is never told anything).
+            if record.acks == 0 || record.responded_ms.is_none() {
+                continue;
+            }
+            let request = i as RequestIdx;
+            let end = self
+                .starts
+                .get(i + 1)
+                .copied()
+                .unwrap_or(self.answers.len());
+            for (slot, p) in self.answers[self.starts[i]..end].iter().enumerate() {
+                let acknowledged = p.error == Some(ErrorCode::None) && p.base_offset >= 0;
+                if !acknowledged || &*p.topic != topic || p.partition != i64::from(partition) {
+                    continue;
+                }
+                let base = p.base_offset as u64;
+                let kept = held(base, p.count, p.leader_epoch);
+                let reported = self.lost[..before]
+                    .iter()
+                    .any(|l| l.request == request && l.slot == slot);
+                if kept < p.count && !reported {
+                    self.lost.push(LostRecords {
+                        request,
+                        slot,
+                        first_offset: base + kept,
+                        last_offset: base + p.count - 1,
+                        at_ms,
+                        acknowledged_by: record.broker,
+                        acknowledged_epoch: p.leader_epoch,
+                        leader,
+                        leader_epoch,
+                    });
+                }
+            }
+        }
+        &self.lost[before..]
+    }
+
+    /// The acknowledged records lost so far, in the order they were lost.
+    pub fn lost(&self) -> &[LostRecords] {
+        &self.lost
     }
 
     /// Records the response the broker sends now. A request is answered at most once.

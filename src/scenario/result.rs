@@ -16,6 +16,29 @@ pub struct RunResult {
     pub responses: Vec<ResponseResult>,
     pub partitions: Vec<PartitionResult>,
     pub purgatory: PurgatoryGauges,
+    /// Acknowledged records that a new leader's log lacked (an optional field, present only
+    /// when there are some; this project's addition to the result).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost_acknowledged: Vec<LostAcknowledged>,
+}
+
+/// Records a producer was told were written and the partition lost (`acknowledged_records_lost`
+/// in the trace).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LostAcknowledged {
+    pub id: Rc<str>,
+    pub acks: i64,
+    pub topic: Rc<str>,
+    pub partition: i64,
+    pub first_offset: u64,
+    pub last_offset: u64,
+    /// The leader that acknowledged them, and its epoch then.
+    pub acknowledged_by: crate::kafka::BrokerId,
+    pub acknowledged_epoch: u32,
+    /// When they were lost: the new leader whose log lacks them took over.
+    pub lost_ms: u64,
+    pub leader: crate::kafka::BrokerId,
+    pub leader_epoch: u32,
 }
 
 /// One produce action's fate.

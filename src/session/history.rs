@@ -37,6 +37,8 @@ pub enum MarkerKind {
     Failed,
     /// No answer: the connection closed.
     Closed,
+    /// Acknowledged records that a new leader's log lacks.
+    Lost,
     Expired,
     Hw,
     IsrProposed,
@@ -326,6 +328,7 @@ pub fn is_notable(e: &TraceEvent) -> bool {
         Event::ProduceReceived { .. }
         | Event::ProduceResponseSent { .. }
         | Event::ConnectionClosed { .. }
+        | Event::AcknowledgedRecordsLost { .. }
         | Event::HighWatermarkAdvanced { .. }
         | Event::IsrShrinkProposed { .. }
         | Event::IsrExpandProposed { .. }
@@ -450,6 +453,23 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             MarkerKind::Unfenced,
             format!("controller unfenced broker {broker}"),
         ),
+        Event::AcknowledgedRecordsLost {
+            request: r,
+            tp,
+            first_offset,
+            last_offset,
+            leader,
+            ..
+        } => {
+            request = Some(r.clone());
+            (
+                MarkerKind::Lost,
+                format!(
+                    "{r}: acknowledged offsets {first_offset}-{last_offset} of {tp} lost \
+                     (leader {leader} never had them)"
+                ),
+            )
+        }
         Event::BecameLeader {
             broker,
             tp,

@@ -78,6 +78,7 @@ impl Simulation {
                 error: (unknown(slot) && !down).then_some(ErrorCode::UnknownTopicOrPartition),
                 base_offset: -1,
                 count: u64::from(r.count),
+                leader_epoch: 0,
             });
         let record = ProduceRecord {
             id: Rc::clone(&spec.id),

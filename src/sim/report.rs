@@ -4,8 +4,8 @@ use std::rc::Rc;
 
 use super::Simulation;
 use crate::scenario::result::{
-    PartitionResponseResult, PartitionResult, PurgatoryGauges, ReplicaResult, ResponseResult,
-    RunResult,
+    LostAcknowledged, PartitionResponseResult, PartitionResult, PurgatoryGauges, ReplicaResult,
+    ResponseResult, RunResult,
 };
 
 pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResult {
@@ -82,6 +82,28 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
         purgatory.purgatory_size += b.produce_purgatory.purgatory_size() as u64;
         purgatory.num_delayed_operations += b.produce_purgatory.num_delayed_operations() as u64;
     }
+    let lost_acknowledged = sim
+        .requests
+        .lost()
+        .iter()
+        .map(|l| {
+            let record = sim.requests.get(l.request);
+            let answer = &sim.requests.partitions(l.request)[l.slot];
+            LostAcknowledged {
+                id: Rc::clone(&record.id),
+                acks: record.acks,
+                topic: Rc::clone(&answer.topic),
+                partition: answer.partition,
+                first_offset: l.first_offset,
+                last_offset: l.last_offset,
+                acknowledged_by: l.acknowledged_by,
+                acknowledged_epoch: l.acknowledged_epoch,
+                lost_ms: l.at_ms,
+                leader: l.leader,
+                leader_epoch: l.leader_epoch,
+            }
+        })
+        .collect();
     RunResult {
         name: name.to_string(),
         seed: sim.seed,
@@ -89,5 +111,6 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
         responses,
         partitions,
         purgatory,
+        lost_acknowledged,
     }
 }

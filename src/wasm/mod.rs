@@ -421,7 +421,7 @@ impl Playground {
 fn rank(m: &Marker) -> u8 {
     use crate::session::history::MarkerKind::*;
     match m.kind {
-        Failed | Expired | Closed | Leader | Fenced | IsrCommitted | Action => 0,
+        Lost | Failed | Expired | Closed | Leader | Fenced | IsrCommitted | Action => 0,
         Answered | Purge | Unfenced | IsrProposed => 1,
         Produce => 2,
         Hw => 3,
