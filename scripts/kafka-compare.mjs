@@ -136,7 +136,11 @@ for (const r of fileModel.responses) {
   }
   // acks=0 is never answered: the outcome the model gives is not on the wire, only the closing.
   const acks0 = scenario.actions.find((a) => a.id === r.id)?.acks === 0;
-  if (!acks0) {
+  // A connection that dropped before any answer (its broker crashed) tells the client nothing of
+  // the partitions: only that it dropped, on both sides.
+  const dropped = (d) => d.responded_ms == null && d.connection_closed;
+  const unanswered = ms.every(dropped) && ks.every(dropped);
+  if (!acks0 && !unanswered) {
     // A request Kafka's side could not send or read (an I/O error) has no partitions: it disagrees.
     const errors = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} ${p.error}`).sort();
     const offsets = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} @${p.base_offset}`).sort();

@@ -139,3 +139,14 @@ test("each run is compared with the model at the ISR-check beats read from Kafka
   const blind = compare(scenario('h', paused), doc({ error: 'REQUEST_TIMED_OUT', at: 31_000, isr: [0, 1], leo2: 0 }), won);
   assert.equal(field(blind, 'p1.errors').verdict, 'disagree');
 });
+
+test('a connection dropped before any answer compares only the drop', () => {
+  // The model knows where the records went (base offset 10); the client never learns it.
+  const crashed = (d, parts) => { d.responses[0] = { ...d.responses[0], responded_ms: null, connection_closed: true, partitions: parts }; return d; };
+  const model = crashed(doc(), [{ topic: 't', partition: 0, error: null, base_offset: 10 }]);
+  const out = compare(scenario('i', [produce]), model, crashed(doc(), undefined), crashed(doc(), undefined));
+  assert.deepEqual(out.fields.filter((f) => f.field.startsWith('p1')).map((f) => [f.field, f.verdict]), [['p1.connection_closed', 'agree']]);
+  // One that Kafka answered while the model dropped it still disagrees.
+  const answered = compare(scenario('j', [produce]), model, doc());
+  assert.equal(field(answered, 'p1.connection_closed').verdict, 'disagree');
+});
