@@ -52,7 +52,7 @@ export default async function phasesSpec(ctx) {
   });
   await embed.page.waitForSelector('#race[ready]', { state: 'attached', timeout: 20000 });
   await embed.page.waitForFunction(() => /all 15,000 phases run/.test(document.getElementById('race').shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? ''), null, { timeout: 90000 });
-  const raceSegments = await embed.page.$$eval('#race >> .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
+  const raceSegments = await embed.page.$$eval('#race >> .panel.phases .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
   ctx.assert(raceSegments.length === 3 && raceSegments.some((l) => /NONE for φ 4,519 to 12,489/.test(l)), `x12 in an element splits as its sweep: ${JSON.stringify(raceSegments)}`);
   await embed.page.evaluate(() => document.getElementById('race').scrollIntoView());
   await ctx.screenshot(embed.page, 'phases-x12-element', { fullPage: false });

@@ -168,14 +168,14 @@ export default async function storySpec(ctx) {
       `step ${step} on a phone: the caption on screen and its panel below it: ${JSON.stringify(seen)}`);
   }
   await ctx.screenshot(phone.page, 'story-phone-step-3', { fullPage: false });
-  // Next while the run plays to a caption goes there at once (step 5 is 25 s of run away).
+  // Next while the run plays to a caption goes there at once (step 5 is 17 s of run away).
   await phone.page.click('[data-testid="story-next"]');
   await waitText(phone.page, '[data-testid="story"]', /Step 4 of/, { timeout: 60000 });
   await held();
   await phone.page.click('[data-testid="story-next"]');
-  ctx.assert(/Playing to 45,000 ms/.test(await phone.page.textContent('[data-testid="story-caption"]')), 'the first Next plays towards step 5');
+  ctx.assert(/Playing to 37,300 ms/.test(await phone.page.textContent('[data-testid="story-caption"]')), 'the first Next plays towards step 5');
   await phone.page.click('[data-testid="story-next"]');
   const skipped = await onPlayground(phone.page, (el) => ({ at: el.nowMs, progress: el.shadowRoot.querySelector('.story-progress').textContent }));
-  ctx.assert(skipped.at === 45000 && /Step 5 of/.test(skipped.progress), `the second Next went to step 5 at once: ${JSON.stringify(skipped)}`);
+  ctx.assert(skipped.at === 37300 && /Step 5 of/.test(skipped.progress), `the second Next went to step 5 at once: ${JSON.stringify(skipped)}`);
   ctx.assertNoErrors(phone.errors, 'story on a phone');
 }
