@@ -23,6 +23,7 @@
 //!   size-optimised .wasm.
 //! - `wasm` (wasm32 only): the one module that knows JavaScript exists.
 
+pub mod compare;
 mod hot;
 pub mod kafka;
 mod next_fit;

@@ -178,6 +178,7 @@ fn the_contracts_example_reads_into_the_model_types() {
         story: Vec::new(),
         session: None,
         phases: Default::default(),
+        compare: None,
     };
     assert_eq!(scenario, expected);
 }
@@ -348,7 +349,7 @@ fn unknown_fields_are_named_with_the_nearest_valid_name() {
     assert_eq!(
         error.to_string(),
         "colour: unknown field `colour`; the fields here are `name`, `seed`, `config`, \
-         `topics`, `actions`, `run_until_ms`, `story`, `session`, `phases`"
+         `topics`, `actions`, `run_until_ms`, `story`, `session`, `phases`, `compare`"
     );
 
     let mut document = base();
@@ -1017,6 +1018,7 @@ fn to_json_of_an_empty_scenario() {
         story: Vec::new(),
         session: None,
         phases: Default::default(),
+        compare: None,
     };
     let text = scenario.to_json();
     assert!(text.contains("  \"topics\": [],\n  \"actions\": [],\n"));
@@ -1311,4 +1313,25 @@ fn the_same_partition_twice_in_one_produce_is_a_file_error_at_the_second() {
     ]);
     edit(&mut document, "/actions/1/records", Some(distinct));
     assert!(Scenario::from_value(&document).is_ok());
+}
+
+#[test]
+fn a_what_if_is_read_checked_and_written_back() {
+    let base = include_str!("../scenarios/s03-stalled-follower-completes-at-isr-shrink.json");
+    let with = |compare: &str| base.replacen("\"seed\": 3,", &format!("\"seed\": 3, \"compare\": {compare},"), 1);
+    let scenario = Scenario::from_json(&with("\"acks = 1\"")).unwrap();
+    assert_eq!(scenario.compare.as_ref().map(|c| c.to_string()).as_deref(), Some("acks=1"));
+    // The canonical text carries it, and reads back equal.
+    let text = scenario.to_json();
+    assert!(text.contains("\"compare\": \"acks=1\""), "{text}");
+    assert_eq!(Scenario::from_json(&text), Ok(scenario));
+    // A change that does not read, or does not apply to this scenario, is the file's error.
+    let err = |compare: &str| Scenario::from_json(&with(compare)).unwrap_err().to_string();
+    assert_eq!(err("\"acks=2\""), "compare: acks: `2` is not 0, 1 or all");
+    assert_eq!(err("12"), "compare: expected a string, found 12");
+    assert_eq!(
+        err("\"actions[5]=removed\""),
+        "compare: actions[5]=removed: the scenario's actions are actions[0] to actions[1]"
+    );
+    assert!(err("\"min.insync.replicas=0\"").starts_with("compare: with min.insync.replicas=0: config.min_insync_replicas"));
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use purgatory_playground::scenario::result::RunResult;
-use purgatory_playground::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use purgatory_playground::scenario::{Change, Scenario, MAX_SCENARIO_BYTES};
 use purgatory_playground::sim::action::BrokerId;
 use purgatory_playground::sim::budget;
 use purgatory_playground::sweep::Beat;
@@ -21,6 +21,7 @@ use purgatory_playground::trace::TraceHash;
 const USAGE: &str = "\
 Usage: purgatory run SCENARIO.json [--trace] [--trace-hash]
        purgatory sweep SCENARIO.json [--phase isr_check|heartbeat] [--broker B] [--json]
+       purgatory compare SCENARIO.json [OTHER.json | --change CHANGE] [--json]
        purgatory --help
 
 Plays a scenario file on the simulation core and prints the result as JSON on stdout.
@@ -32,11 +33,18 @@ Plays a scenario file on the simulation core and prints the result as JSON on st
 or broker B's alone) and prints, per produce request, each distinct outcome with the exact phases
 where it happens, their share, and its answer times (scenario-format.md, \"Phases\").
 
-Exit status: 0 the scenario ran; 2 the file is not a valid scenario, cannot be read, or the
-command line is wrong; 1 the output could not be written.";
+`compare` runs two scenarios, or one and the same with one change (`--change acks=1`,
+`min.insync.replicas=2`, `actions[2].at_ms=12000`, `actions[2]=removed`...; without either, the
+scenario's own `compare` field), and prints the first instant where their traces part and what
+every request got in each (docs/scenario-format.md, \"Compare\").
+
+Exit status: 0 the scenario ran (compare: every request got the same answer in both runs);
+3 (compare only) some request was answered differently; 2 a file is not a valid scenario, cannot
+be read, or the command line is wrong; 1 the output could not be written.";
 
 const EXIT_INVALID: u8 = 2;
 const EXIT_OUTPUT_FAILED: u8 = 1;
+const EXIT_ANSWERS_DIFFER: u8 = 3;
 
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
@@ -50,6 +58,12 @@ enum Command {
         file: PathBuf,
         beat: Beat,
         broker: Option<u32>,
+        json: bool,
+    },
+    Compare {
+        file: PathBuf,
+        other: Option<PathBuf>,
+        change: Option<String>,
         json: bool,
     },
 }
@@ -72,6 +86,12 @@ fn main() -> ExitCode {
             broker,
             json,
         }) => sweep(&file, beat, broker, json),
+        Ok(Command::Compare {
+            file,
+            other,
+            change,
+            json,
+        }) => compare(&file, other.as_deref(), change.as_deref(), json),
         Err(problem) => {
             say(&format!("purgatory: {problem}\n\n{USAGE}"));
             ExitCode::from(EXIT_INVALID)
@@ -95,6 +115,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
     match command.to_string_lossy().as_ref() {
         "run" => parse_run_args(rest),
         "sweep" => parse_sweep_args(rest),
+        "compare" => parse_compare_args(rest),
         "help" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -207,6 +228,102 @@ fn sweep(file: &Path, beat: Beat, broker: Option<u32>, json: bool) -> ExitCode {
         result.to_text()
     };
     match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            say(&format!("purgatory: {}: {error}", file.display()));
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
+    }
+}
+
+fn parse_compare_args(args: &[OsString]) -> Result<Command, String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut change = None;
+    let mut json = false;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        match text.as_ref() {
+            "--json" => json = true,
+            "--change" => {
+                let value = args.next().map(|v| v.to_string_lossy().into_owned());
+                change = Some(value.ok_or("--change takes a change, such as acks=1")?);
+            }
+            t if t.starts_with('-') && t.len() > 1 => return Err(format!("unknown option `{t}`")),
+            _ if files.len() < 2 => files.push(PathBuf::from(arg)),
+            _ => {
+                return Err(format!(
+                    "unexpected argument `{text}`: compare takes one or two scenario files"
+                ))
+            }
+        }
+    }
+    let mut files = files.into_iter();
+    let file = files.next().ok_or("`compare` needs a scenario file")?;
+    let other = files.next();
+    if other.is_some() && change.is_some() {
+        return Err("compare takes a second file or --change, not both".to_string());
+    }
+    Ok(Command::Compare {
+        file,
+        other,
+        change,
+        json,
+    })
+}
+
+fn compare(file: &Path, other: Option<&Path>, change: Option<&str>, json: bool) -> ExitCode {
+    let loaded = load(file, true).and_then(|(a, _)| {
+        let b = match other {
+            Some(other) => Some(load(other, true)?.0),
+            None => None,
+        };
+        Ok((a, b))
+    });
+    let (a, b) = match loaded {
+        Ok(loaded) => loaded,
+        Err(line) => {
+            say(&line);
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    let compared = match (b, change) {
+        (Some(b), _) => purgatory_playground::compare::compare(&a, &b, None)
+            .map_err(|e| format!("purgatory: {e}")),
+        (None, change) => {
+            let change = match change {
+                Some(text) => Change::parse(text).map_err(|e| format!("purgatory: --change: {e}")),
+                None => a.compare.clone().ok_or_else(|| {
+                    format!(
+                        "purgatory: {}: the scenario has no `compare` field: give a second file \
+                         or --change",
+                        file.display()
+                    )
+                }),
+            };
+            change.and_then(|change| {
+                purgatory_playground::compare::what_if(&a, &change)
+                    .map(|(_, comparison)| comparison)
+                    .map_err(|e| format!("purgatory: {}: {e}", file.display()))
+            })
+        }
+    };
+    let comparison = match compared {
+        Ok(comparison) => comparison,
+        Err(line) => {
+            say(&line);
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    let text = if json {
+        serde_json::to_string_pretty(&comparison)
+            .map(|t| t + "\n")
+            .unwrap_or_default()
+    } else {
+        comparison.to_text()
+    };
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) if comparison.outcomes_differ() => ExitCode::from(EXIT_ANSWERS_DIFFER),
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             say(&format!("purgatory: {}: {error}", file.display()));

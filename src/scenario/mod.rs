@@ -13,6 +13,7 @@
 //! [`MAX_SCENARIO_BYTES`] is refused.
 
 mod actions;
+pub mod change;
 mod error;
 mod json;
 mod parse;
@@ -23,6 +24,7 @@ mod session;
 mod story;
 mod write;
 
+pub use change::Change;
 pub(crate) use error::Path;
 pub use error::ScenarioError;
 pub use json::MAX_SCENARIO_BYTES;

@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use super::actions::{read_actions, ActionLimits};
+use super::change::Change;
 use super::error::{Path, ScenarioError};
 use super::phases::read_phases;
 use super::read::{
@@ -38,6 +39,10 @@ pub struct Scenario {
     pub session: Option<SessionInfo>,
     /// Where each broker's ISR check and heartbeats fall (optional; every beat at 0 without).
     pub phases: Phases,
+    /// A what-if (optional, this project's addition): the page opens the scenario side by side
+    /// with a second run that makes this one change, and `purgatory compare FILE` compares the
+    /// two. Checked when read: the change applies to this scenario.
+    pub compare: Option<Change>,
 }
 
 impl Scenario {
@@ -64,6 +69,7 @@ const ROOT_FIELDS: &[&str] = &[
     "story",
     "session",
     "phases",
+    "compare",
 ];
 const CONFIG_FIELDS: &[&str] = &[
     "brokers",
@@ -130,7 +136,7 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         )?),
         None => None,
     };
-    Ok(Scenario {
+    let mut scenario = Scenario {
         name,
         seed,
         config,
@@ -140,7 +146,15 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
         story,
         session,
         phases,
-    })
+        compare: None,
+    };
+    if let Some(compare) = root.get("compare") {
+        let at = path.key("compare");
+        let change = Change::parse(string(compare, &at)?).map_err(|e| at.error(e))?;
+        change.apply(&scenario).map_err(|e| at.error(e))?;
+        scenario.compare = Some(change);
+    }
+    Ok(scenario)
 }
 
 fn read_config(value: &Value, path: &Path) -> Read<Config> {

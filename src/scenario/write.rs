@@ -93,6 +93,12 @@ pub(crate) fn to_json(scenario: &Scenario) -> String {
         push_lines(&mut out, "story", scenario.story.iter().map(compact));
         out.truncate(out.len() - 2); // the list's own ",\n"
     }
+    if let Some(change) = &scenario.compare {
+        out.push_str(&format!(
+            ",\n  \"compare\": {}",
+            compact(&change.to_string())
+        ));
+    }
     if let Some(session) = &scenario.session {
         out.push_str(&format!(",\n  \"session\": {}", compact(session)));
     }

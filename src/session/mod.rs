@@ -31,7 +31,7 @@ mod str_map;
 use serde::Serialize;
 
 use crate::scenario::result::RunResult;
-use crate::scenario::{Scenario, SessionInfo, StoryStep};
+use crate::scenario::{Change, Scenario, SessionInfo, StoryStep};
 use crate::sim::action::{Action, TimedAction};
 use crate::sim::{SetupError, Simulation};
 use breakpoints::{BreakpointSpec, Breakpoints, Hit};
@@ -91,6 +91,8 @@ pub struct Session {
     /// Produce ids in use, and the next number a generated `pN` id tries.
     ids: StrSet,
     next_id: u64,
+    /// The what-if the page shows beside this run (the scenario's `compare`, or the person's).
+    compare: Option<Change>,
 }
 
 /// Where the playhead is against the run, for the timeline.
@@ -157,6 +159,7 @@ impl Session {
             selected: info.selected.clone(),
             ids: StrSet::default(),
             next_id: 1,
+            compare: scenario.compare.clone(),
         };
         session.ids = session.produce_ids();
         session.start();
@@ -331,7 +334,7 @@ impl Session {
             told.cloned().collect()
         };
         let story_open = story_open && !story.is_empty();
-        Scenario {
+        let mut scenario = Scenario {
             name: self.name.clone(),
             seed: sim.seed(),
             config: sim.config().clone(),
@@ -353,7 +356,22 @@ impl Session {
                 live: self.live,
                 story_open,
             }),
-        }
+            compare: None,
+        };
+        // Kept only while it still applies (a fork may have dropped the action it moves).
+        scenario.compare = (self.compare.clone()).filter(|change| change.apply(&scenario).is_ok());
+        scenario
+    }
+
+    /// The what-if shown beside this run, if any.
+    pub fn compare(&self) -> Option<&Change> {
+        self.compare.as_ref()
+    }
+
+    /// Starts (or, with `None`, ends) showing a what-if beside this run: it goes into the
+    /// exported session, so a link or a file reopens the comparison.
+    pub fn set_compare(&mut self, change: Option<Change>) {
+        self.compare = change;
     }
 
     fn produce_ids(&self) -> StrSet {

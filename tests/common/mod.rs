@@ -125,5 +125,6 @@ pub fn random_scenario(seed: u64) -> Scenario {
         story: Vec::new(),
         session: None,
         phases: Default::default(),
+        compare: None,
     }
 }

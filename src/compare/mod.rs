@@ -1,0 +1,352 @@
+//! What if? Two runs of one scenario that differ in one thing ([`Change`]), compared: the first
+//! instant where their traces part, and what every producer got in each (error, answer time,
+//! offsets, and acknowledged records later lost).
+//!
+//! The first divergence is the first trace event that differs. Events are compared as the runner
+//! prints them, with one exception: a request's arrival (`produce_received`) counts as the same
+//! when only its acks or timeout differ, since that is the change itself, not a consequence of it
+//! ("with acks=1 the leader answers p1 at once; with acks=all p1 waits" is the divergence).
+
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use crate::scenario::change::{action_words, grouped};
+pub use crate::scenario::Change;
+
+use crate::scenario::result::{ResponseResult, RunResult};
+use crate::scenario::Scenario;
+
+/// One side of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Side {
+    pub name: String,
+    /// What this run changes, in words (`None` for the run as written).
+    pub change: Option<String>,
+}
+
+/// The first instant where the two runs' traces differ.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Divergence {
+    pub at_ms: u64,
+    /// The event's number in both traces (every event before it is the same).
+    pub event: u64,
+    /// Each run's event there, as the trace has it; `None` where that trace had already ended.
+    pub a: Option<Value>,
+    pub b: Option<Value>,
+}
+
+/// What a producer got in one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// Each partition's error ("no answer" where none came), then a closed connection:
+    /// `NONE`, `NOT_ENOUGH_REPLICAS + NONE`, `no answer, connection closed`.
+    pub outcome: String,
+    pub answered_ms: Option<u64>,
+    /// Each partition's base offset (-1 where nothing was appended).
+    pub base_offsets: Vec<i64>,
+    /// When acknowledged records of it were lost (a new leader's log lacked them).
+    pub lost_ms: Option<u64>,
+}
+
+/// One request in both runs (absent from a run that left it out).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutcomeRow {
+    pub id: String,
+    pub a: Option<Answer>,
+    pub b: Option<Answer>,
+    pub differs: bool,
+}
+
+/// A moment worth a marker on the timeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    pub at_ms: u64,
+    /// `a`, `b`, or `both`.
+    pub run: &'static str,
+    /// `divergence`, `answer` (a request answered differently), `lost`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub a: Side,
+    pub b: Side,
+    /// `None` when the two traces are the same event for event.
+    pub divergence: Option<Divergence>,
+    /// Every request of either run, in the order of the first run (then those only the second
+    /// has).
+    pub outcomes: Vec<OutcomeRow>,
+    /// Requests answered differently in the two runs.
+    pub differing: usize,
+    /// The divergence, each differing answer, each loss: in time order.
+    pub marks: Vec<Mark>,
+}
+
+impl Comparison {
+    /// The runs differ in what some producer got.
+    pub fn outcomes_differ(&self) -> bool {
+        self.differing > 0
+    }
+}
+
+/// Runs both scenarios to their end, each with its trace, and compares them. `change` is what
+/// `b` changes, in words.
+pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::Result<Comparison> {
+    let (result_a, trace_a) = traced_run(a)?;
+    let (result_b, trace_b) = traced_run(b)?;
+    let divergence = first_divergence(&trace_a, &trace_b);
+    let outcomes = outcome_rows(&result_a, &result_b);
+    let differing = outcomes.iter().filter(|r| r.differs).count();
+    let marks = marks(divergence.as_ref(), &outcomes);
+    Ok(Comparison {
+        a: Side {
+            name: a.name.clone(),
+            change: None,
+        },
+        b: Side {
+            name: b.name.clone(),
+            change,
+        },
+        divergence,
+        outcomes,
+        differing,
+        marks,
+    })
+}
+
+/// A scenario against itself with one change: the runner's `compare FILE --change C` and the
+/// page's "Compare…".
+pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Comparison), String> {
+    let other = change.apply(scenario)?;
+    let comparison = compare(scenario, &other, Some(change.describe(scenario)))
+        .map_err(|e| format!("the runs could not be traced: {e}"))?;
+    Ok((other, comparison))
+}
+
+fn traced_run(scenario: &Scenario) -> std::io::Result<(RunResult, Vec<u8>)> {
+    let mut trace = Vec::new();
+    let result = crate::sim::run_scenario(scenario, Some(&mut trace))?;
+    Ok((result, trace))
+}
+
+fn first_divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
+    let mut lines_a = a.split(|&c| c == b'\n').filter(|l| !l.is_empty());
+    let mut lines_b = b.split(|&c| c == b'\n').filter(|l| !l.is_empty());
+    let mut event = 0;
+    loop {
+        event += 1;
+        let (line_a, line_b) = match (lines_a.next(), lines_b.next()) {
+            (None, None) => return None,
+            (line_a, line_b) if line_a == line_b => continue,
+            pair => pair,
+        };
+        let value_a = line_a.and_then(|l| serde_json::from_slice::<Value>(l).ok());
+        let value_b = line_b.and_then(|l| serde_json::from_slice::<Value>(l).ok());
+        if let (Some(x), Some(y)) = (&value_a, &value_b) {
+            if same_arrival(x, y) {
+                continue;
+            }
+        }
+        let time = |v: &Option<Value>| v.as_ref().and_then(|v| v["at_ms"].as_u64());
+        let at_ms = match (time(&value_a), time(&value_b)) {
+            (Some(x), Some(y)) => x.min(y),
+            (x, y) => x.or(y).unwrap_or(0),
+        };
+        return Some(Divergence {
+            at_ms,
+            event,
+            a: value_a,
+            b: value_b,
+        });
+    }
+}
+
+/// Two `produce_received` events that differ only in the request's acks or timeout.
+fn same_arrival(a: &Value, b: &Value) -> bool {
+    if a["event"] != "produce_received" || b["event"] != "produce_received" {
+        return false;
+    }
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(fields) = v.as_object_mut() {
+            fields.remove("acks");
+            fields.remove("timeout_ms");
+        }
+        v
+    };
+    strip(a) == strip(b)
+}
+
+fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
+    let errors: Vec<&str> = response
+        .partitions
+        .iter()
+        .map(|p| p.error.unwrap_or("no answer"))
+        .collect();
+    let closed = if response.connection_closed {
+        ", connection closed"
+    } else {
+        ""
+    };
+    let lost_ms = result
+        .lost_acknowledged
+        .iter()
+        .filter(|l| l.id == response.id)
+        .map(|l| l.lost_ms)
+        .min();
+    Answer {
+        outcome: format!("{}{closed}", errors.join(" + ")),
+        answered_ms: response.responded_ms,
+        base_offsets: response.partitions.iter().map(|p| p.base_offset).collect(),
+        lost_ms,
+    }
+}
+
+fn outcome_rows(a: &RunResult, b: &RunResult) -> Vec<OutcomeRow> {
+    let find = |result: &RunResult, id: &Rc<str>| result.responses.iter().position(|r| r.id == *id);
+    let mut rows: Vec<OutcomeRow> = a
+        .responses
+        .iter()
+        .map(|ra| {
+            let other = find(b, &ra.id).map(|i| answer(&b.responses[i], b));
+            row(ra.id.to_string(), Some(answer(ra, a)), other)
+        })
+        .collect();
+    for rb in &b.responses {
+        if find(a, &rb.id).is_none() {
+            rows.push(row(rb.id.to_string(), None, Some(answer(rb, b))));
+        }
+    }
+    rows
+}
+
+fn row(id: String, a: Option<Answer>, b: Option<Answer>) -> OutcomeRow {
+    let differs = a != b;
+    OutcomeRow { id, a, b, differs }
+}
+
+fn marks(divergence: Option<&Divergence>, rows: &[OutcomeRow]) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = divergence
+        .map(|d| Mark {
+            at_ms: d.at_ms,
+            run: "both",
+            kind: "divergence",
+            request: None,
+        })
+        .into_iter()
+        .collect();
+    for r in rows.iter().filter(|r| r.differs) {
+        for (run, side) in [("a", &r.a), ("b", &r.b)] {
+            let Some(answer) = side else { continue };
+            let mut mark = |at_ms: u64, kind: &'static str| {
+                marks.push(Mark {
+                    at_ms,
+                    run,
+                    kind,
+                    request: Some(r.id.clone()),
+                })
+            };
+            if let Some(at) = answer.answered_ms {
+                mark(at, "answer");
+            }
+            if let Some(at) = answer.lost_ms {
+                mark(at, "lost");
+            }
+        }
+    }
+    crate::sort::sort_by_key(&mut marks, |m| m.at_ms); // stable: the divergence first
+    marks
+}
+
+impl Comparison {
+    /// The comparison as the runner prints it without `--json`.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "A: {} as written\nB: {}\n\n",
+            self.a.name,
+            self.b.change.as_deref().unwrap_or(&self.b.name)
+        );
+        match &self.divergence {
+            None => out.push_str("The two runs are the same, event for event.\n"),
+            Some(d) => {
+                out.push_str(&format!(
+                    "First divergence at {} ms (event {}):\n  A: {}\n  B: {}\n",
+                    grouped(d.at_ms),
+                    d.event,
+                    summary(d.a.as_ref()),
+                    summary(d.b.as_ref())
+                ));
+            }
+        }
+        out.push_str(&format!(
+            "\n{} of {} requests answered differently.\n\n",
+            self.differing,
+            self.outcomes.len()
+        ));
+        let width = self
+            .outcomes
+            .iter()
+            .map(|r| r.id.len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        for r in &self.outcomes {
+            let mark = if r.differs { "*" } else { " " };
+            out.push_str(&format!(
+                "{mark} {:width$}  A: {}\n  {:width$}  B: {}\n",
+                r.id,
+                answer_text(r.a.as_ref()),
+                "",
+                answer_text(r.b.as_ref()),
+            ));
+        }
+        out
+    }
+}
+
+fn answer_text(answer: Option<&Answer>) -> String {
+    let Some(a) = answer else {
+        return "not in this run".to_string();
+    };
+    let at = a
+        .answered_ms
+        .map_or(String::new(), |ms| format!(" at {} ms", grouped(ms)));
+    let offsets: Vec<String> = a.base_offsets.iter().map(i64::to_string).collect();
+    let lost = a
+        .lost_ms
+        .map_or(String::new(), |ms| format!(", LOST at {} ms", grouped(ms)));
+    format!("{}{at}, offset {}{lost}", a.outcome, offsets.join(" + "))
+}
+
+/// One trace event in a line: its kind, then the fields that say whose it is.
+fn summary(event: Option<&Value>) -> String {
+    let Some(event) = event else {
+        return "(the trace has ended)".to_string();
+    };
+    let mut out = event["event"].as_str().unwrap_or("?").to_string();
+    for key in ["request", "broker", "tp", "key", "error", "how", "reason"] {
+        match &event[key] {
+            Value::Null => {}
+            Value::String(s) => out.push_str(&format!(" {key}={s}")),
+            other => out.push_str(&format!(" {key}={other}")),
+        }
+    }
+    let answer = event["event"] == "produce_response_sent";
+    if let Some(parts) = event["partitions"].as_array().filter(|_| answer) {
+        let errors: Vec<String> = parts
+            .iter()
+            .filter_map(|p| Some(format!("{}:{}", p["tp"].as_str()?, p["error"].as_str()?)))
+            .collect();
+        if !errors.is_empty() {
+            out.push_str(&format!(" [{}]", errors.join(", ")));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
