@@ -1318,9 +1318,18 @@ fn the_same_partition_twice_in_one_produce_is_a_file_error_at_the_second() {
 #[test]
 fn a_what_if_is_read_checked_and_written_back() {
     let base = include_str!("../scenarios/s03-stalled-follower-completes-at-isr-shrink.json");
-    let with = |compare: &str| base.replacen("\"seed\": 3,", &format!("\"seed\": 3, \"compare\": {compare},"), 1);
+    let with = |compare: &str| {
+        base.replacen(
+            "\"seed\": 3,",
+            &format!("\"seed\": 3, \"compare\": {compare},"),
+            1,
+        )
+    };
     let scenario = Scenario::from_json(&with("\"acks = 1\"")).unwrap();
-    assert_eq!(scenario.compare.as_ref().map(|c| c.to_string()).as_deref(), Some("acks=1"));
+    assert_eq!(
+        scenario.compare.as_ref().map(|c| c.to_string()).as_deref(),
+        Some("acks=1")
+    );
     // The canonical text carries it, and reads back equal.
     let text = scenario.to_json();
     assert!(text.contains("\"compare\": \"acks=1\""), "{text}");
@@ -1333,5 +1342,6 @@ fn a_what_if_is_read_checked_and_written_back() {
         err("\"actions[5]=removed\""),
         "compare: actions[5]=removed: the scenario's actions are actions[0] to actions[1]"
     );
-    assert!(err("\"min.insync.replicas=0\"").starts_with("compare: with min.insync.replicas=0: config.min_insync_replicas"));
+    assert!(err("\"min.insync.replicas=0\"")
+        .starts_with("compare: with min.insync.replicas=0: config.min_insync_replicas"));
 }

@@ -11,6 +11,7 @@ import { narrationFor } from './narrate.js';
 import { Timeline } from './timeline.js';
 import { Story } from './story.js';
 import { Controls } from './controls.js';
+import { Comparison } from './compare.js';
 import { renderCluster } from './views/cluster.js';
 import { renderPurgatory } from './views/purgatory.js';
 import { renderWheel, WheelChanges } from './views/wheel.js';
@@ -47,6 +48,9 @@ export class PlaygroundApp {
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
     this.story = new Story(this);
     this.controls = new Controls(this);
+    // A what-if's second run is a playground of its own, moved by this one's clock; the second
+    // run itself (`opts.twin`) compares with nothing.
+    this.comparison = opts.twin ? null : new Comparison(this);
     // The Phases view is imported when shown (a chunk beside the module in dist/): most embeds
     // never show it. Once there, it sweeps the open session, and each one opened after.
     this.phases = null;
@@ -72,7 +76,7 @@ export class PlaygroundApp {
    * session) with `{at, selected}` to put the playhead somewhere. Returns an error message or null;
    * on an error the session that was open stays open.
    */
-  async open(source, { at = null, selected = null, play = null } = {}) {
+  async open(source, { at = null, selected = null, play = null, compare = null } = {}) {
     if (!this.model) this.model = await sharedModel();
     let sim;
     try {
@@ -111,6 +115,8 @@ export class PlaygroundApp {
     this.ingest({ emit: false });
     this.timeline?.invalidate();
     this.refresh();
+    // What the link or the file compares with (or `compare`, the element's attribute).
+    await this.comparison?.onOpen(compare);
     const autoplay = play ?? (source.live != null);
     if (autoplay && !this.story.active) this.setPlaying(true);
     return null;
@@ -229,6 +235,7 @@ export class PlaygroundApp {
     if (done.hit) this.breakpointHit(done.hit);
     this.ingest();
     this.dirty = true;
+    this.comparison?.follow();
     if (!this.story.reached(done.now_ms)) this.checkEnd();
     return done;
   }
@@ -258,6 +265,7 @@ export class PlaygroundApp {
   }
 
   afterJump() {
+    this.comparison?.follow({ jump: true });
     this.ingest();
     this.checkEnd();
     this.refresh();
@@ -276,6 +284,7 @@ export class PlaygroundApp {
   }
 
   checkEnd() {
+    if (this.opts.twin) return; // the first run says when the scenario ends
     const ext = this.guard(() => this.sim.extent());
     if (!ext) return;
     const atEnd = ext.at_end;
@@ -359,6 +368,7 @@ export class PlaygroundApp {
       this.notice('ok', 'The guided story is closed: it tells the scenario’s own run, and your action changed it. Undo brings that run back, and “Guided story” starts the story again.');
     }
     if (done.id && (this.selected == null || cmd.action === 'produce')) this.select(done.id);
+    this.comparison?.rerun(); // the second run is this one changed: it changes too
     this.refresh();
     return done;
   }
@@ -370,6 +380,7 @@ export class PlaygroundApp {
       this.complete = false;
       this.timeline?.invalidate({ now: true });
       this.afterJump();
+      this.comparison?.rerun();
     }
   }
 
@@ -443,6 +454,7 @@ export class PlaygroundApp {
   onFrame() {
     if (!this.sim || this.recovering) return;
     this.extendAhead();
+    this.comparison?.onFrame();
     this.frame();
   }
 
@@ -561,6 +573,7 @@ export class PlaygroundApp {
   }
 
   emit(name, detail) {
+    if (this.opts.twin) return; // the element's events are the first run's
     this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
@@ -571,6 +584,7 @@ export class PlaygroundApp {
   }
 
   destroy() {
+    this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();
     if (this.sim) this.freeHandle();

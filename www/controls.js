@@ -7,6 +7,7 @@ import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { fmt } from './views/dom.js';
 import { renderKafkaMark } from './kafka-check.js';
+import { CHANGES } from './compare.js';
 import { html, render, renderAdjacent } from './html.js';
 
 const MAX_BURST = 5000;
@@ -39,6 +40,9 @@ export class Controls {
     on('.scenario-pick', 'change', (ev) => this.pick(ev.target.value));
     on('.story-start', 'click', () => this.app.story.start());
     on('.setup-form', 'submit', (ev) => { ev.preventDefault(); this.applySetup(); });
+    on('.compare-form', 'submit', (ev) => { ev.preventDefault(); this.compare(); });
+    on('[data-testid="compare-what"]', 'change', () => this.fillCompare());
+    on('[data-testid="compare-action"]', 'change', () => this.fillCompare({ keepAction: true }));
     on('.setup-defaults', 'click', () => fillSetup(this.$('.setup-form'), PAGE_DEFAULTS));
     on('[data-testid="copy-link"]', 'click', () => this.copyLink());
     on('[data-testid="export-session"]', 'click', () => this.download('purgatory-session.json', this.app.sim.exportSession(this.app.story.active)));
@@ -264,6 +268,53 @@ export class Controls {
     else if (this.app.opts.layout === 'page') this.app.host.syncUrl?.();
   }
 
+  // ---- What if ---------------------------------------------------------------------------------
+
+  /**
+   * The compare form for what is chosen: the actions to pick from where the change is about one,
+   * and a value that makes a difference worth seeing (the other acks, the other min ISR, an action
+   * 5,000 ms later).
+   */
+  fillCompare({ keepAction = false } = {}) {
+    const form = this.$('.compare-form');
+    if (!form || !this.app.sim) return;
+    const what = form.elements.what.value;
+    const change = CHANGES[what];
+    const actions = this.app.guard(() => this.app.sim.actions()) ?? [];
+    const pick = form.elements.action;
+    if (!keepAction) {
+      render(pick, html`${actions.map((a, i) => html`<option value="${i}">actions[${i}] · ${fmt(a.at_ms)} ms · ${actionWords(a)}</option>`)}`);
+    }
+    form.querySelector('.c-action').hidden = !change.action;
+    form.querySelector('.c-value').hidden = !!change.noValue;
+    const setup = this.app.guard(() => this.app.sim.setup()) ?? { config: {} };
+    const config = setup.config ?? {};
+    const main = actions.find((a) => a.action === 'produce');
+    const chosen = actions[Number(pick.value)];
+    const value = {
+      acks: main && (main.acks === -1 || main.acks === 'all') ? '1' : 'all',
+      'min.insync.replicas': (config.min_insync_replicas ?? 1) === 1 ? '2' : '1',
+      'replica.lag.time.max.ms': String(Math.max(1000, Math.round((config.replica_lag_time_max_ms ?? 30000) / 3))),
+      timeout_ms: '5000',
+      at_ms: chosen ? String(chosen.at_ms + 5000) : '',
+      removed: '',
+    }[what];
+    form.elements.value.value = value;
+    this.$('.compare-error').textContent = actions.length || !change.action ? '' : 'This run has no actions to change yet.';
+  }
+
+  async compare() {
+    const form = this.$('.compare-form');
+    const what = form.elements.what.value;
+    const text = CHANGES[what].text(form.elements.value.value.trim(), form.elements.action.value);
+    const error = await this.app.comparison.start(text);
+    this.$('.compare-error').textContent = error ? `${text}: ${error}` : '';
+    if (!error) {
+      this.closeMenus();
+      this.app.$('.compare')?.scrollIntoView?.({ block: 'nearest' });
+    }
+  }
+
   async applySetup() {
     const form = this.$('.setup-form');
     const { setup, error } = readSetup(form);
@@ -298,6 +349,7 @@ export class Controls {
       atMs: app.sim.nowMs,
       selected: app.selected,
       story: app.story.active,
+      compare: app.comparison?.change,
     });
     const url = new URL(location.href);
     url.search = '';
@@ -338,6 +390,8 @@ export class Controls {
     const err = this.$('.bp-error');
     try {
       this.app.sim.setBreakpoints(spec);
+      this.app.breakpoints = spec;
+      this.app.comparison?.copyBreakpoints();
       if (err) err.textContent = problem ?? '';
     } catch (e) {
       if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, 'HW stalled for');
@@ -368,6 +422,7 @@ export class Controls {
     this.fitMenu(panel);
     button.setAttribute('aria-expanded', 'true');
     if (name === 'setup') fillSetup(this.$('.setup-form'), this.app.sim.setup());
+    if (name === 'compare') this.fillCompare();
     panel.querySelector('button, input, select, a[href]')?.focus();
   }
 
@@ -505,6 +560,19 @@ export class Controls {
 
   hideEnd() {
     this.$('.notices')?.querySelector('[data-testid="scenario-end"]')?.remove();
+  }
+}
+
+/** An action in a few words, for the compare form's list. */
+function actionWords(a) {
+  switch (a.action) {
+    case 'produce': return `${a.id} (acks=${a.acks === -1 ? 'all' : a.acks})`;
+    case 'pause_follower': return `pause broker ${a.broker}`;
+    case 'resume_follower': return `resume broker ${a.broker}`;
+    case 'crash_broker': return `crash broker ${a.broker}`;
+    case 'restart_broker': return `restart broker ${a.broker}`;
+    case 'elect_leader': return `elect broker ${a.broker} for ${a.topic}-${a.partition}`;
+    default: return a.action;
   }
 }
 

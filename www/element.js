@@ -7,7 +7,8 @@
 //                         views="cluster,purgatory" controls="minimal" autoplay></purgatory-playground>
 //
 // Attributes (docs/embedding.md): scenario | src | an inline <script type="application/json">
-// child, views, controls, autoplay, speed, loop, theme, height, story, layout. A bad value is
+// child, views, controls, autoplay, speed, loop, theme, height, story, layout, compare (a what-if
+// beside the run: compare="acks=1"). A bad value is
 // reported in the element (and on the console) and its default is used; nothing else breaks.
 import STYLE from './style.css';
 import { PlaygroundApp } from './app.js';
@@ -83,7 +84,7 @@ function parseOptions(el) {
 
 export class PurgatoryPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story'];
+    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story', 'compare'];
   }
 
   constructor() {
@@ -140,6 +141,10 @@ export class PurgatoryPlayground extends HTMLElement {
     if (!this.app || old === value) return;
     if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
+    else if (name === 'compare') {
+      if (value) this.app.comparison?.onOpen(value).catch((e) => this.fail(e));
+      else this.app.comparison?.end();
+    }
     else {
       this.applyLight();
       if (name === 'autoplay' && value !== null && this.app.sim) this.app.setPlaying(true);
@@ -182,7 +187,8 @@ export class PurgatoryPlayground extends HTMLElement {
     Object.assign(app.opts, { loop: opts.loop, speed: opts.speed });
     app.clock.speed = opts.speed;
     const pp = this.shadow.querySelector('.pp');
-    pp.dataset.theme = opts.theme;
+    // A what-if's second run has a .pp of its own inside this one: the same theme.
+    for (const el of this.shadow.querySelectorAll('.pp')) el.dataset.theme = opts.theme;
     this.style.setProperty('--pp-height', opts.height ?? 'auto');
     pp.classList.toggle('fixed-height', !!opts.height);
     this.report(problems);
@@ -251,14 +257,16 @@ export class PurgatoryPlayground extends HTMLElement {
     // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`; a
     // `#session=` link's text says so itself, and opening it reopens the story).
     const story = params.has('story') || frag?.story === true;
+    // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
+    const compare = frag?.compare ?? params.get('compare');
     if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
-      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story };
+      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, compare };
     }
     const name = params.get('scenario');
     if (name && !curated(name)) throw new LinkError(`There is no scenario called “${name}”`);
-    return name ? { source: { curated: name }, story } : null;
+    return name ? { source: { curated: name }, story, compare } : null;
   }
 
   /**
@@ -290,7 +298,7 @@ export class PurgatoryPlayground extends HTMLElement {
       return;
     }
     if (gen !== this.generation || app !== this.app || !plan) return;
-    const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false });
+    const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false, compare: plan.compare ?? null });
     if (error) {
       app.clearNotices('ok');
       app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
@@ -317,7 +325,9 @@ export class PurgatoryPlayground extends HTMLElement {
     if (gen !== this.generation || app !== this.app) return;
     const play = plan.play ?? (this.opts.autoplay || (plan.source.live != null && this.opts.layout === 'page'));
     const story = this.opts.story || plan.story === true;
-    let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story });
+    // The `compare` attribute: a what-if beside the scenario it names (a link's own wins).
+    const compare = plan.compare ?? (restore ? null : this.getAttribute('compare'));
+    let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story, compare });
     if (error && !plan.source.live) {
       this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}; opening a live session with the defaults instead`]);
       sourceProblem = true;

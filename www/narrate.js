@@ -201,6 +201,11 @@ function plain(e, history, batch) {
   }
 }
 
+/** One event in plain words on its own (the what-if view's divergence sentence). */
+export function sayEvent(e) {
+  return plain(e, null, []);
+}
+
 /**
  * The narration of a batch of events: the most telling events of its last notable instant, in
  * the order they happened, as `{html, text}` (`html` markup made by the tag, its sentences

@@ -2,8 +2,9 @@
 // action with its time, the instant, the selected request) as the exported scenario text,
 // deflated (the browser's CompressionStream) and base64url-encoded, which says whether the guided
 // story is open (`session.story_open`); a curated scenario with no actions of the person's own
-// stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story` when the story is open. Either link
-// reopens the story at the caption of that instant.
+// stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story` when the story is open and
+// `&compare=CHANGE` while a what-if is beside it (the long form carries it in its text, as the
+// file's `compare`). Either link reopens the story at the caption of that instant.
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
 
@@ -31,10 +32,11 @@ async function pipe(bytes, stream) {
 }
 
 /** The fragment (without `#`) for a session: short for an untouched curated scenario. */
-export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false }) {
+export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false, compare = null }) {
   if (curated && userActions === 0) {
     const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
     if (selected) p.set('sel', selected);
+    if (compare) p.set('compare', compare);
     return p.toString() + (story ? '&story' : '');
   }
   const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
@@ -42,7 +44,7 @@ export async function fragmentFor({ exportText, curated, userActions, atMs, sele
 }
 
 /**
- * Reads a fragment: `{curated, at, selected, story}`, `{text}` (a saved session's scenario text), or
+ * Reads a fragment: `{curated, at, selected, story, compare}`, `{text}` (a saved session's scenario text), or
  * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
  */
 export async function readFragment(hash) {
@@ -64,7 +66,7 @@ export async function readFragment(hash) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
     if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
-    return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story') };
+    return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), compare: p.get('compare') };
   }
   return null;
 }

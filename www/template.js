@@ -4,6 +4,7 @@
 // keep the page's test ids.
 import { SETUP_FIELDS } from './setup-form.js';
 import { html, join } from './html.js';
+import { CHANGES } from './compare.js';
 
 /** Every view, in the order the page lays them out. */
 export const VIEWS = ['timeline', 'narration', 'cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics'];
@@ -47,10 +48,15 @@ const field = ([name, label, kafka, note]) => html`<div class="field"><label for
   <input id="f-${name}" name="${name}" inputmode="numeric" autocomplete="off" aria-describedby="d-${name}">
   <small id="d-${name}">${kafka}${note ? `; ${note}` : ''}</small></div>`;
 
-function panel(name, body, { wide = false } = {}) {
+/** A what-if's second run (`opts.twin`) lives in the first one's shadow root: its ids and test ids
+ * are its own. */
+const prefix = (opts) => (opts.twin ? 'b-' : '');
+
+function panel(name, body, opts) {
   const [title, about] = PANELS[name];
-  return html`<section class="panel ${name}${wide ? ' wide' : ''}" data-testid="panel-${name}" data-story="panel-${name}" aria-labelledby="h-${name}">
-  <header class="ph"><h2 id="h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
+  const pre = prefix(opts);
+  return html`<section class="panel ${name}" data-testid="${pre}panel-${name}" data-story="${pre}panel-${name}" aria-labelledby="${pre}h-${name}">
+  <header class="ph"><h2 id="${pre}h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
   <p class="about">${about}</p>
   ${body}
 </section>`;
@@ -111,6 +117,7 @@ function toolbar(opts) {
       <button type="button" class="menu-btn" data-menu="share" aria-expanded="false">Share</button>
       <button type="button" class="menu-btn" data-menu="breakpoints" aria-expanded="false">Breakpoints</button>
       <button type="button" class="menu-btn" data-menu="setup" aria-expanded="false">Setup</button>
+      <button type="button" class="menu-btn" data-menu="compare" data-testid="compare-open" aria-expanded="false" title="A second run beside this one, one thing changed">Compare…</button>
       <button type="button" class="menu-btn" data-menu="legend" data-testid="legend-open" aria-expanded="false">Legend</button>
     </div>` : html`<button type="button" class="menu-btn small" data-menu="legend" data-testid="legend-open" aria-expanded="false" aria-label="Legend">?</button>`;
   return html`<header class="bar" role="toolbar" aria-label="Playground controls">
@@ -153,7 +160,18 @@ function menusMarkup(opts) {
         <p class="setup-error error" role="alert"></p>
       </form>
     </div>` : null;
-  return html`${share}${breakpoints}${setup}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
+  const compare = full ? html`<div class="menu" data-panel="compare" hidden role="dialog" aria-label="Compare with a what-if">
+      <h3>What if…? <small>a second run beside this one, one thing changed</small></h3>
+      <form class="compare-form" data-testid="compare">
+        <label>Change <select name="what" data-testid="compare-what">${Object.entries(CHANGES).map(([v, c]) => html`<option value="${v}">${c.label}</option>`)}</select></label>
+        <label class="c-action">action <select name="action" data-testid="compare-action"></select></label>
+        <label class="c-value">to <input name="value" size="8" autocomplete="off" data-testid="compare-value"></label>
+        <div class="row"><button type="submit" class="primary" data-testid="compare-apply">Compare</button></div>
+        <p class="hint">Both runs share the seed, the setup and every other action, and play on one clock.</p>
+        <p class="compare-error error" role="alert" data-testid="compare-error"></p>
+      </form>
+    </div>` : null;
+  return html`${share}${breakpoints}${setup}${compare}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
 }
 
 /** The instance's markup for `{views, controls, layout}` (an Html, for `render`). */
@@ -161,15 +179,20 @@ export function template(opts) {
   const has = (v) => opts.views.includes(v);
   const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics']
     .filter(has)
-    .map((v) => panel(v, bodies[v](opts)));
+    .map((v) => panel(v, bodies[v](opts), opts));
   return html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
+  ${opts.twin ? html`<p class="run-label"></p>` : null}
   <div class="top">${opts.controls === 'none' ? null : toolbar(opts)}${menusMarkup(opts)}</div>
   ${has('timeline') ? html`<div class="timeline-wrap" data-story="panel-timeline"></div>` : null}
   <div class="story" data-testid="story" hidden></div>
-  ${has('narration') ? html`<p class="narration" data-testid="narration" data-story="narration" aria-live="polite"></p>` : null}
-  <p class="kafka-mark" data-testid="kafka-mark" hidden></p>
+  ${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" aria-live="${opts.twin ? 'off' : 'polite'}"></p>` : null}
+  ${opts.twin ? null : html`<p class="kafka-mark" data-testid="kafka-mark" hidden></p>`}
   <div class="notices" aria-live="polite"></div>
-  <main class="grid">${panels}</main>
+  ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" aria-labelledby="h-compare" hidden></section>`}
+  ${opts.twin ? html`<div class="grid" role="region" aria-label="The what-if run">${panels}</div>` : html`<div class="runs">
+    <div class="run run-a"><p class="run-label"></p><main class="grid">${panels}</main></div>
+    <div class="run run-b" hidden></div>
+  </div>`}
   <p class="live-sr sr-only" aria-live="polite"></p>
 </div>`;
 }

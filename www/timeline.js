@@ -24,6 +24,14 @@ const KIND_CLASS = {
   leader: 'm-isr', purge: 'm-purge', action: 'm-action',
 };
 
+function compareTitle(m) {
+  switch (m.kind) {
+    case 'divergence': return 'the two runs part here';
+    case 'lost': return `run ${m.run.toUpperCase()}: ${m.request}'s acknowledged records are lost`;
+    default: return `run ${m.run.toUpperCase()}: ${m.request} is answered (differently in the other run)`;
+  }
+}
+
 export class Timeline {
   /** @param {import('./app.js').PlaygroundApp} app @param {HTMLElement} wrap */
   constructor(app, wrap) {
@@ -266,6 +274,9 @@ export class Timeline {
     if (!got) return;
     this.markers = got.markers;
     this.total = got.total;
+    // While a what-if is beside the run: the second run's markers on a lane of their own.
+    const cmp = this.app.comparison;
+    this.markersB = cmp?.active ? cmp.markers(from, to, MAX_MARKERS) : [];
     this.drawMarks();
     this.fetchSeries(ext);
   }
@@ -280,8 +291,15 @@ export class Timeline {
   drawMarks() {
     const { from, to } = this.span;
     const pos = (ms) => (100 * (ms - from)) / Math.max(1, to - from);
-    render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) =>
-      html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${fmt(m.at_ms)} ms: ${m.label}"></span>`)}`);
+    const cmp = this.app.comparison;
+    const report = cmp?.active ? cmp.report : null;
+    this.el.classList.toggle('comparing', report != null);
+    const mark = (m, lane, run) => html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}${lane}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${run}${fmt(m.at_ms)} ms: ${m.label}"></span>`;
+    const inSpan = (m) => m.at_ms >= from && m.at_ms <= to;
+    // The comparison's own moments: where the runs part, and each answer that differs or is lost.
+    const compareMark = (m) => html`<span class="tl-mark tl-cmp k-${m.kind} from-${m.run}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" data-testid="${m.kind === 'divergence' ? 'tl-divergence' : 'tl-compare-mark'}" title="${fmt(m.at_ms)} ms: ${compareTitle(m)}"></span>`;
+    render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) => mark(m, report ? ' lane-a' : '', report ? 'A · ' : ''))}${
+      report ? html`${(this.markersB ?? []).map((m) => mark(m, ' lane-b', 'B · '))}${report.marks.filter(inSpan).map(compareMark)}` : null}`);
     const info = this.total > this.markers.length ? `${fmt(this.markers.length)} of ${fmt(this.total)} events marked` : `${fmt(this.total)} event${this.total === 1 ? '' : 's'} marked`;
     this.wrap.querySelector('.tl-info').textContent = info;
     this.wrap.querySelector('.tl-from').textContent = `${fmt(from)} ms`;

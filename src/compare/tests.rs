@@ -184,8 +184,18 @@ fn a_session_exports_its_what_if_while_it_still_applies() {
     assert_eq!(session.export(false).compare, s03.compare);
     session.set_compare(Some(Change::parse("min.insync.replicas=1").unwrap()));
     let exported = session.export(false);
-    assert_eq!(exported.compare.as_ref().unwrap().to_string(), "min.insync.replicas=1");
-    assert_eq!(Scenario::from_json(&exported.to_json()).unwrap().compare, exported.compare);
+    assert_eq!(
+        exported.compare.as_ref().unwrap().to_string(),
+        "min.insync.replicas=1"
+    );
+    assert_eq!(
+        Scenario::from_json(&exported.to_json()).unwrap().compare,
+        exported.compare
+    );
     session.set_compare(Some(Change::parse("actions[7].at_ms=5").unwrap()));
-    assert_eq!(session.export(false).compare, None, "a change that no longer applies is dropped");
+    assert_eq!(
+        session.export(false).compare,
+        None,
+        "a change that no longer applies is dropped"
+    );
 }

@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "workload")]
 mod bench;
+mod compare;
 mod convert;
 mod sweep;
 

@@ -1,0 +1,95 @@
+// What if? (issue 26) As a person uses it: on the page, "Compare…" on s03 with acks=1 shows the
+// second run beside the first, says where they part (20,000 ms: acks=1 is answered at once, acks=all
+// waits in the purgatory), seeks there, and tables what p1 got in each; both runs move on one
+// clock. A link reopens the comparison; x13 against acks=all marks the acknowledged-but-lost row;
+// an embedded element takes `compare="acks=1"`; a bad change is refused with its reason.
+import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
+
+const S03 = 's03-stalled-follower-completes-at-isr-shrink';
+
+export default async function compareSpec(ctx) {
+  const { page, errors } = await ctx.openPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${ctx.baseURL}?scenario=${S03}`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+
+  // A change that does not apply is refused in the form, and nothing starts.
+  await page.getByTestId('compare-open').click();
+  await page.getByTestId('compare-what').selectOption('min.insync.replicas');
+  await page.getByTestId('compare-value').fill('0');
+  await page.getByTestId('compare-apply').click();
+  await waitText(page, '[data-testid="compare-error"]', /min\.insync\.replicas=0: .*config\.min_insync_replicas/);
+  ctx.assert(await page.getByTestId('compare-view').isHidden(), 'a refused change opens no comparison');
+
+  // acks=1 against s03 as written.
+  await page.getByTestId('compare-what').selectOption('acks');
+  const offered = await page.getByTestId('compare-value').inputValue();
+  ctx.assert(offered === '1', `the form offers the other acks: ${offered}`);
+  await page.getByTestId('compare-apply').click();
+  await waitText(page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
+  const said = await page.textContent('[data-testid="divergence"]');
+  ctx.assert(/In A \(as written\), p1 waits in the purgatory/.test(said) && /in B \(every request with acks=1\), p1: delayedProduceRequestRequired is false \(acks=1: respond at once\)/.test(said),
+    `the divergence is said in words: ${said}`);
+  const rows = await page.$$eval('[data-testid="outcomes"] tbody tr', (trs) => trs.map((tr) => [tr.dataset.request, tr.className, ...[...tr.querySelectorAll('td')].map((td) => td.textContent.trim())]));
+  ctx.assert(JSON.stringify(rows) === JSON.stringify([['p1', 'differs', 'NONE at 37,310 ms · offset 0', 'NONE at 20,000 ms · offset 0', '≠ differs']]), `the outcome table: ${JSON.stringify(rows)}`);
+  ctx.assert(await page.locator('.run-b [data-testid="b-panel-cluster"]').isVisible(), 'the second run has its own views');
+
+  // Seek to the divergence: both runs stand at 20,000 ms; p1 waits in A's purgatory, not in B's.
+  await page.getByTestId('divergence-seek').click();
+  const at = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs,
+    el.app.snap.purgatory?.brokers?.reduce?.((n, b) => n + (b.num_delayed_operations ?? 0), 0) ?? null]);
+  ctx.assert(at[0] === 20000 && at[1] === 20000, `both runs at the divergence: ${JSON.stringify(at)}`);
+  await ctx.screenshot(page, 'compare-s03-acks1', { fullPage: false });
+
+  // One clock: a step and a seek move both.
+  await page.getByTestId('step').click();
+  const stepped = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
+  ctx.assert(stepped[0] === stepped[1] && stepped[0] >= 20000, `a step moves both: ${stepped}`);
+  await onPlayground(page, (el) => el.app.seek(40000));
+  const sought = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
+  ctx.assert(sought[0] === 40000 && sought[1] === 40000, `a seek moves both: ${sought}`);
+  const marks = await page.$$eval('[data-testid="tl-divergence"]', (els) => els.map((e) => e.dataset.at));
+  ctx.assert(JSON.stringify(marks) === '["20000"]', `the timeline marks the divergence: ${marks}`);
+
+  // The link carries the comparison; opened afresh it compares again.
+  await page.click('[data-menu="share"]');
+  await page.click('[data-testid="copy-link"]');
+  await page.waitForFunction(() => location.hash.includes('compare='));
+  const link = await page.evaluate(() => location.href);
+  ctx.assert(/compare=acks%3D1/.test(link), `the link names the change: ${link}`);
+  const again = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await again.page.goto(link, { waitUntil: 'load' });
+  await playgroundsReady(again.page);
+  await waitText(again.page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
+  ctx.assertNoErrors(again.errors, 'a compare link');
+
+  // Stop comparing: the second run goes.
+  await page.keyboard.press('Escape'); // the share menu closes
+  await page.getByTestId('compare-end').click();
+  ctx.assert(await page.getByTestId('compare-view').isHidden() && await page.locator('.run-b').isHidden(), 'stopping removes the second run');
+  ctx.assertNoErrors(errors, 'compare on the page');
+
+  // x13 against acks=all: the acknowledged acks=1 records are lost in A only, marked in words.
+  await page.goto(`${ctx.baseURL}?scenario=x13-acks1-acknowledged-then-lost#scenario=x13-acks1-acknowledged-then-lost&t=0&compare=acks%3Dall`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await waitText(page, '[data-testid="divergence"]', /At 1,000 ms the runs part/);
+  const lost = await page.$$eval('[data-testid="lost"]', (trs) => trs.map((tr) => [tr.dataset.request, tr.querySelector('td.lost')?.textContent.trim()]));
+  ctx.assert(lost.length === 1 && lost[0][0] === 'p1-acks-1' && /NONE at 1,000 ms · offset 0 · LOST at 9,003 ms/.test(lost[0][1]), `the lost row: ${JSON.stringify(lost)}`);
+  await ctx.screenshot(page, 'compare-x13-lost', { fullPage: false });
+
+  // An embedded element with compare="acks=1".
+  const embed = await ctx.openPage({ viewport: { width: 900, height: 900 } });
+  await embed.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  await playgroundsReady(embed.page, 5);
+  await embed.page.evaluate((name) => {
+    const el = document.createElement('purgatory-playground');
+    for (const [k, v] of Object.entries({ id: 'what-if', scenario: name, compare: 'acks=1', views: 'timeline,narration,cluster,purgatory' })) el.setAttribute(k, v);
+    document.querySelector('main').prepend(el);
+  }, S03);
+  await embed.page.waitForFunction(() => document.getElementById('what-if')?.shadowRoot?.querySelector('[data-testid="divergence"]')?.textContent.includes('20,000 ms'), null, { timeout: 30000 });
+  const twinViews = await embed.page.evaluate(() => [...document.getElementById('what-if').shadowRoot.querySelectorAll('.run-b .panel')].map((p) => p.dataset.testid));
+  ctx.assert(JSON.stringify(twinViews) === JSON.stringify(['b-panel-cluster', 'b-panel-purgatory']), `the embed's second run shows its views: ${twinViews}`);
+  // A bad attribute is said in the element, and the run plays alone.
+  await embed.page.evaluate(() => document.getElementById('what-if').setAttribute('compare', 'acks=7'));
+  await embed.page.waitForFunction(() => /acks: `7` is not 0, 1 or all/.test(document.getElementById('what-if').shadowRoot.querySelector('.notices')?.textContent ?? ''));
+  ctx.assertNoErrors(embed.errors, 'compare in an element');
+}
