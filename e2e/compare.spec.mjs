@@ -2,8 +2,9 @@
 // second run beside the first, says where they part (20,000 ms: acks=1 is answered at once, acks=all
 // waits in the purgatory), seeks there, and tables what p1 got in each; both runs move on one
 // clock. A link reopens the comparison; x13 against acks=all marks the acknowledged-but-lost row;
-// an embedded element takes `compare="acks=1"`; a bad change is refused with its reason.
-import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
+// an embedded element takes `compare="acks=1"`; a bad change is refused with its reason. The three
+// curated what-ifs play their guided stories to the end, each caption's compare target on screen.
+import { playgroundsReady, onPlayground, waitText, nowMs } from './lib.mjs';
 
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
 
@@ -92,4 +93,32 @@ export default async function compareSpec(ctx) {
   await embed.page.evaluate(() => document.getElementById('what-if').setAttribute('compare', 'acks=7'));
   await embed.page.waitForFunction(() => /acks: `7` is not 0, 1 or all/.test(document.getElementById('what-if').shadowRoot.querySelector('.notices')?.textContent ?? ''));
   ctx.assertNoErrors(embed.errors, 'compare in an element');
+
+  // The curated what-ifs: each opens comparing, and its story reads to the end by Next.
+  for (const [name, divergedAt] of [['w01-acks1-against-all-leader-crash', '1,000'], ['w02-min-isr-1-against-2-with-a-follower-down', '12,000'], ['w03-request-early-against-late-in-a-stall', '1,000']]) {
+    const story = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+    const p = story.page;
+    await p.goto(`${ctx.baseURL}?scenario=${name}&story`, { waitUntil: 'load' });
+    await playgroundsReady(p);
+    await waitText(p, '[data-testid="divergence"]', new RegExp(`At ${divergedAt} ms the runs part`));
+    const steps = await onPlayground(p, (el) => el.app.story.steps);
+    for (let i = 1; i < steps.length; i++) {
+      await p.click('[data-testid="story-next"]');
+      await waitText(p, '[data-testid="story-progress"]', new RegExp(`^Step ${i + 1} of`), { timeout: 60000 });
+      const at = await nowMs(p);
+      ctx.assert(at === steps[i].at_ms, `${name}: step ${i + 1} holds at ${steps[i].at_ms}: ${at}`);
+      const twinAt = await onPlayground(p, (el) => el.app.comparison.twin.sim.nowMs);
+      ctx.assert(twinAt === at, `${name}: run B is at the same instant: ${twinAt}`);
+      if (steps[i].look_at === 'compare') {
+        await p.waitForTimeout(700); // the smooth scroll to the panel
+        const seen = await onPlayground(p, (el) => [...el.shadowRoot.querySelectorAll('.story-focus')].map((n) => {
+          const r = n.getBoundingClientRect();
+          return { what: n.dataset.story, visible: r.height > 0 && r.bottom > 0 && r.top < innerHeight };
+        }));
+        ctx.assert(seen.some((x) => x.what === steps[i].target && x.visible), `${name}: step ${i + 1} shows ${steps[i].target}: ${JSON.stringify(seen)}`);
+      }
+    }
+    await ctx.screenshot(p, `compare-story-${name.slice(0, 3)}`, { fullPage: false });
+    ctx.assertNoErrors(story.errors, `${name}'s story`);
+  }
 }

@@ -6,7 +6,9 @@
 //! The element names are the page's `data-story` names: `broker-N` and `hw-TOPIC-P` in the
 //! cluster panel, `watch-TOPIC-P` in the purgatory panel, `request-ID` in the purgatory or the
 //! responses panel, `wheel-ID` in the wheel panel (drawn only for the selected request, so
-//! that caption must also select ID), and `phases-ID` (the request's strip) in the Phases view.
+//! that caption must also select ID), `phases-ID` (the request's strip) in the Phases view, and
+//! `divergence` and `outcome-ID` (a request's row) in a what-if's comparison (only in a scenario
+//! with `compare`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -93,6 +95,9 @@ fn target_problem(
     produces: &BTreeSet<String>,
     step: &StoryStep,
 ) -> Option<String> {
+    if step.look_at == "compare" && scenario.compare.is_none() {
+        return Some("look_at `compare` in a scenario that compares with nothing".to_string());
+    }
     let target = step.target.as_deref()?;
     let (kind, rest) = target.split_once('-').unwrap_or((target, ""));
     let panels: &[&str] = match kind {
@@ -101,6 +106,7 @@ fn target_problem(
         "request" => &["purgatory", "responses"],
         "wheel" => &["wheel"],
         "phases" => &["phases"],
+        "divergence" | "outcome" => &["compare"],
         _ => return Some(format!("unknown target kind `{target}`")),
     };
     if !panels.contains(&step.look_at) {
@@ -114,6 +120,7 @@ fn target_problem(
             .parse::<u32>()
             .is_ok_and(|b| b < scenario.config.brokers),
         "hw" | "watch" => partition_exists(scenario, rest),
+        "divergence" => rest.is_empty(),
         _ => produces.contains(rest),
     };
     if !exists {

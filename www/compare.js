@@ -203,6 +203,7 @@ export class Comparison {
         <thead><tr><th scope="col">request</th><th scope="col">${label('a')}</th><th scope="col">${label('b')}</th><th scope="col"><span class="sr-only">same or different</span></th></tr></thead>
         <tbody>${r.outcomes.map(outcomeRow)}</tbody>
       </table>`);
+    this.app.story?.reapply(); // a caption may point into the comparison
   }
 }
 
@@ -210,7 +211,7 @@ function divergence(r, b) {
   const d = r.divergence;
   if (!d) return html`<p class="divergence" data-testid="divergence">The two runs are the same, event for event: this change makes no difference here.</p>`;
   const say = (e) => (e ? sayEvent(e) : 'nothing more happens (its run has ended)');
-  return html`<p class="divergence" data-testid="divergence">At <b>${fmt(d.at_ms)} ms</b> the runs part. <span class="side-a">In A (as written), ${say(d.a)}</span>; <span class="side-b">in B (${b}), ${say(d.b)}</span>.
+  return html`<p class="divergence" data-testid="divergence" data-story="divergence">At <b>${fmt(d.at_ms)} ms</b> the runs part. <span class="side-a">In A (as written), ${say(d.a)}</span>; <span class="side-b">in B (${b}), ${say(d.b)}</span>.
     <button type="button" data-testid="divergence-seek">Go to ${fmt(d.at_ms)} ms</button></p>`;
 }
 
@@ -230,7 +231,7 @@ function cell(a) {
 
 function outcomeRow(row) {
   const lost = row.a?.lost_ms != null || row.b?.lost_ms != null;
-  return html`<tr class="${row.differs ? 'differs' : 'same'}" data-testid="${lost ? 'lost' : 'outcome'}" data-request="${row.id}">
+  return html`<tr class="${row.differs ? 'differs' : 'same'}" data-testid="${lost ? 'lost' : 'outcome'}" data-request="${row.id}" data-story="outcome-${row.id}">
     <th scope="row"><button type="button" class="linkish" data-request="${row.id}" title="Follow ${row.id} in both runs">${row.id}</button></th>
     ${cell(row.a)}${cell(row.b)}<td class="verdict">${row.differs ? '≠ differs' : 'same'}</td></tr>`;
 }

@@ -60,7 +60,8 @@ export class Controls {
       const option = ([n, about]) => html`<option value="${n}" title="${about}">${label(n, about)}</option>`;
       render(pick, html`<option value="">Live session (you drive)</option>
         <optgroup label="The spec's scenarios">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(option)}</optgroup>
-        <optgroup label="More stories">${SCENARIOS.filter(([n]) => !n.startsWith('s')).map(option)}</optgroup>`);
+        <optgroup label="More stories">${SCENARIOS.filter(([n]) => n.startsWith('x')).map(option)}</optgroup>
+        <optgroup label="What ifs: two runs side by side">${SCENARIOS.filter(([n]) => n.startsWith('w')).map(option)}</optgroup>`);
     }
     const legend = this.$('[data-panel="legend"]');
     if (legend) render(legend, legendHtml());

@@ -32,6 +32,9 @@ import sc_x10_resume_waits_for_the_outstanding_fetch from '../scenarios/x10-resu
 import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-fencing-in-broker-id-order.json';
 import sc_x12_stalled_follower_race_on_kafka_defaults from '../scenarios/x12-stalled-follower-race-on-kafka-defaults.json';
 import sc_x13_acks1_acknowledged_then_lost from '../scenarios/x13-acks1-acknowledged-then-lost.json';
+import sc_w01_acks1_against_all_leader_crash from '../scenarios/w01-acks1-against-all-leader-crash.json';
+import sc_w02_min_isr_1_against_2_with_a_follower_down from '../scenarios/w02-min-isr-1-against-2-with-a-follower-down.json';
+import sc_w03_request_early_against_late_in_a_stall from '../scenarios/w03-request-early-against-late-in-a-stall.json';
 
 // Loaded on demand (see above).
 const sc_s15_no_purge_at_1000_expired = () => import('../scenarios/s15-no-purge-at-1000-expired.json');
@@ -69,6 +72,9 @@ export const SCENARIOS = [
   ['x11-same-ms-fencing-in-broker-id-order', 'Two brokers fenced in the same millisecond go in broker id order; an AlterPartition that reached the controller commits though its leader crashed.', sc_x11_same_ms_fencing_in_broker_id_order],
   ['x12-stalled-follower-race-on-kafka-defaults', 'The race on Kafka’s defaults: a stalled follower, an acks=all produce, and where the ISR-check beat falls decides NONE or REQUEST_TIMED_OUT (the Phases view shows the split).', sc_x12_stalled_follower_race_on_kafka_defaults],
   ['x13-acks1-acknowledged-then-lost', 'acks=1 acknowledged, then lost: the leader crashes before its followers fetch, a follower takes over without the records, and the old leader truncates them on its return; the acks=all request was never acknowledged.', sc_x13_acks1_acknowledged_then_lost],
+  ['w01-acks1-against-all-leader-crash', 'What if acks=all? The leader crashes before its followers fetch: with acks=1 the acknowledged p1 is lost, with acks=all it was never acknowledged, and nothing acknowledged is lost.', sc_w01_acks1_against_all_leader_crash],
+  ['w02-min-isr-1-against-2-with-a-follower-down', 'What if min.insync.replicas=2? With the only follower down, acks=all succeeds on the leader alone under min ISR 1 and is refused NOT_ENOUGH_REPLICAS under 2.', sc_w02_min_isr_1_against_2_with_a_follower_down],
+  ['w03-request-early-against-late-in-a-stall', 'What if the request came earlier in the stall? Sent 20,000 ms after the follower stalls it completes at the ISR shrink (S03); sent after 1,000 ms it times out first (S02).', sc_w03_request_early_against_late_in_a_stall],
 ];
 
 const BY_NAME = new Map(SCENARIOS.map(([name, about, doc]) => [name, { name, about, doc }]));

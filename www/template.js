@@ -188,7 +188,7 @@ export function template(opts) {
   ${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" aria-live="${opts.twin ? 'off' : 'polite'}"></p>` : null}
   ${opts.twin ? null : html`<p class="kafka-mark" data-testid="kafka-mark" hidden></p>`}
   <div class="notices" aria-live="polite"></div>
-  ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" aria-labelledby="h-compare" hidden></section>`}
+  ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" data-story="panel-compare" aria-labelledby="h-compare" hidden></section>`}
   ${opts.twin ? html`<div class="grid" role="region" aria-label="The what-if run">${panels}</div>` : html`<div class="runs">
     <div class="run run-a"><p class="run-label"></p><main class="grid">${panels}</main></div>
     <div class="run run-b" hidden></div>

@@ -21,6 +21,7 @@ pub const PANELS: &[&str] = &[
     "codepath",
     "responses",
     "phases",
+    "compare",
     "log",
     "metrics",
     "timeline",
