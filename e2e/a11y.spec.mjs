@@ -72,9 +72,20 @@ export default async function a11ySpec(ctx) {
 
   const docs = await ctx.openPage(AUDIT);
   await docs.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
-  await playgroundsReady(docs.page, 5);
+  await playgroundsReady(docs.page, 6);
   await axe(ctx, docs.page, 'docs/index.html');
   ctx.assertNoErrors(docs.errors, 'docs');
+
+  // The page with a what-if beside the run (two runs, the comparison, its table), dark too.
+  const what = await ctx.openPage(AUDIT);
+  await what.page.goto(`${ctx.baseURL}#scenario=w01-acks1-against-all-leader-crash&t=9003&compare=acks%3Dall`, { waitUntil: 'load' });
+  await playgroundsReady(what.page);
+  await what.page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="lost"]'));
+  await axe(ctx, what.page, 'index.html comparing');
+  await what.page.emulateMedia({ colorScheme: 'dark' });
+  await axe(ctx, what.page, 'index.html comparing (dark)');
+  await ctx.screenshot(what.page, 'a11y-compare-dark', { fullPage: false });
+  ctx.assertNoErrors(what.errors, 'comparing');
 
   const phone = await ctx.openPage({ viewport: { width: 390, height: 844 } });
   await phone.page.goto(ctx.baseURL, { waitUntil: 'load' });

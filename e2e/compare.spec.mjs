@@ -80,7 +80,7 @@ export default async function compareSpec(ctx) {
   // An embedded element with compare="acks=1".
   const embed = await ctx.openPage({ viewport: { width: 900, height: 900 } });
   await embed.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
-  await playgroundsReady(embed.page, 5);
+  await playgroundsReady(embed.page, 6);
   await embed.page.evaluate((name) => {
     const el = document.createElement('purgatory-playground');
     for (const [k, v] of Object.entries({ id: 'what-if', scenario: name, compare: 'acks=1', views: 'timeline,narration,cluster,purgatory' })) el.setAttribute(k, v);

@@ -1,4 +1,4 @@
-// Embedding, as a documentation author meets it: docs/index.html (five playgrounds in an article)
+// Embedding, as a documentation author meets it: docs/index.html (six playgrounds in an article)
 // opens with every one ready and sharing one wasm module; a hostile host stylesheet does not reach
 // inside and the element's styles do not leak out; an attribute changed at run time takes effect;
 // bad attributes are reported in the element and on the console while it keeps working; an
@@ -18,8 +18,8 @@ export default async function embedSpec(ctx) {
   page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
   await page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
   const n = await count(page);
-  ctx.assert(n === 5, `the article embeds five playgrounds: ${n}`);
-  await playgroundsReady(page, 5);
+  ctx.assert(n === 6, `the article embeds six playgrounds: ${n}`);
+  await playgroundsReady(page, 6);
   ctx.assert(await page.evaluate(() => {
     const els = [...document.querySelectorAll('purgatory-playground')];
     return els.every((e) => e.app.model === els[0].app.model) && new Set(els.map((e) => e.app.sim)).size === els.length;
@@ -210,7 +210,7 @@ export default async function embedSpec(ctx) {
   // 320 px wide: one column, no horizontal overflow.
   const narrow = await ctx.openPage({ viewport: { width: 320, height: 720 } });
   await narrow.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
-  await playgroundsReady(narrow.page, 5);
+  await playgroundsReady(narrow.page, 6);
   const overflow = await narrow.page.evaluate(() => document.scrollingElement.scrollWidth);
   ctx.assert(overflow <= 320, `no horizontal overflow at 320 px: scrollWidth ${overflow}`);
   await narrow.page.locator('purgatory-playground').nth(1).scrollIntoViewIfNeeded();

@@ -32,7 +32,7 @@ export default async function phasesSpec(ctx) {
   // An embed with only the view (its chunk imported on demand).
   const embed = await ctx.openPage({ viewport: { width: 700, height: 500 } });
   await embed.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
-  await playgroundsReady(embed.page, 5);
+  await playgroundsReady(embed.page, 6);
   await embed.page.evaluate(() => {
     const el = document.createElement('purgatory-playground');
     for (const [k, v] of Object.entries({ id: 'phases-only', scenario: 's10-multi-partition-request', views: 'phases', controls: 'none' })) el.setAttribute(k, v);
