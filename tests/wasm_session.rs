@@ -288,3 +288,51 @@ fn phases_run_and_travel_with_the_session() {
     let again = scenario(&exported);
     assert_eq!(again.trace_hash(), p.trace_hash());
 }
+
+/// A what-if in wasm: `whatIf` answers the second run's scenario and the comparison (the same
+/// divergence and outcomes as natively), the session remembers the change for its export, and
+/// wrong arguments are errors that name what was wrong, leaving the session as it was.
+#[wasm_bindgen_test]
+fn what_if_compares_and_travels_with_the_session() {
+    let mut p = scenario(S03);
+    for (bad, expected) in [
+        (JsValue::UNDEFINED, "whatIf.change: expected text such as \"acks=1\", found nothing"),
+        (JsValue::from(1.0), "whatIf.change: expected a string"),
+        (JsValue::from_str("acks=7"), "acks: `7` is not 0, 1 or all"),
+        (
+            JsValue::from_str("actions[4]=removed"),
+            "actions[4]=removed: the scenario's actions are actions[0] to actions[1]",
+        ),
+    ] {
+        let text = message(p.what_if(bad).unwrap_err());
+        assert!(text.starts_with(expected), "{text}");
+    }
+    assert_eq!(p.compare(), None, "a refused change is not remembered");
+
+    let answer = p.what_if(JsValue::from_str("acks = 1")).unwrap();
+    assert_eq!(get(&answer, "change").as_string().as_deref(), Some("acks=1"));
+    let comparison = get(&answer, "comparison");
+    let divergence = get(&comparison, "divergence");
+    assert_eq!(num(&divergence, "at_ms"), 20_000.0);
+    assert_eq!(
+        get(&get(&divergence, "b"), "event").as_string().as_deref(),
+        Some("produce_answered_at_once")
+    );
+    let rows = Array::from(&get(&comparison, "outcomes"));
+    assert_eq!(rows.length(), 1);
+    assert_eq!(num(&get(&rows.get(0), "a"), "answered_ms"), 37_310.0);
+    assert_eq!(num(&get(&rows.get(0), "b"), "answered_ms"), 20_000.0);
+    // The second run opens as a handle of its own and plays to B's answer.
+    let other = get(&answer, "scenario").as_string().unwrap();
+    let mut b = scenario(&other);
+    b.seek(JsValue::from(60_000.0)).unwrap();
+    assert!(b.result().contains("\"responded_ms\": 20000"), "{}", b.result());
+
+    assert_eq!(p.compare().as_deref(), Some("acks=1"));
+    let exported = p.export_session(None);
+    assert!(exported.contains("\"compare\": \"acks=1\""), "{exported}");
+    let reopened = scenario(&exported);
+    assert_eq!(reopened.compare().as_deref(), Some("acks=1"));
+    p.end_compare();
+    assert!(!p.export_session(None).contains("\"compare\""));
+}
