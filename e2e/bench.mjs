@@ -12,7 +12,9 @@
 //    interleaved round by round: wasm / native.
 //
 // node e2e/bench.mjs [RUNS]      RUNS cold contexts for TTI (default 9)
-//   BENCH_ONLY=tti,frames,workload,boundary,clock,phases   run some parts only
+//   BENCH_ONLY=tti,frames,compare,workload,boundary,clock,phases   run some parts only (compare: the
+//   frame bench with a what-if beside the run, both runs 10,000 requests waiting; goals: a frame
+//   median <= 8 ms, a seek in the comparison median <= 50 ms)
 //   (phases: the Phases view sweeping x12, s10 and s13 on the page: its wall time and the script
 //   time of each animation frame while it runs; goal <= 8 ms a frame)
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
@@ -28,7 +30,7 @@ import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './l
 import { startNodeServer } from '../scripts/static-server.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
-const ONLY = (process.env.BENCH_ONLY || 'tti,frames,workload,boundary,clock,phases').split(',');
+const ONLY = (process.env.BENCH_ONLY || 'tti,frames,compare,workload,boundary,clock,phases').split(',');
 const env = (k, d) => Number(process.env[k] ?? d);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -90,6 +92,19 @@ async function frames(browser, base) {
  * The native replay as a process kept alive (`purgatory_workload REQUESTS --serve`): the schedule
  * is drawn once, then each `replay()` times one replay of it.
  */
+/** The frame bench with a what-if's second run beside the first, both with every request waiting. */
+async function compareFrames(browser, base) {
+  const n = env('BENCH_N', 10000);
+  const partitions = env('BENCH_PARTITIONS', 100);
+  const seconds = env('BENCH_SECONDS', 5);
+  const change = 'timeout_ms=500000'; // both runs keep every request waiting
+  const r = await benchPage(browser, base, `mode=frames&n=${n}&partitions=${partitions}&seconds=${seconds}&compare=${encodeURIComponent(change)}`, 300000);
+  console.log(`compare: two runs side by side (${change}), ${r.waiting.toLocaleString('en')} and ${r.waiting_b.toLocaleString('en')} acks=all requests waiting over ${r.partitions} partitions, playing at 1x for ${r.seconds} s`);
+  console.log(`  both runs + both renders per frame: median ${r.sim_render_ms_median} ms, p95 ${r.sim_render_ms_p95} ms, max ${r.sim_render_ms_max} ms (goal: median <= 8); ${r.fps} fps`);
+  console.log(`  mean ms per frame by part: ${Object.entries(r.mean_ms_per_frame).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`  seek in the comparison: median ${r.seek_ms_median} ms, max ${r.seek_ms_max} ms (goal: median <= 50); opening the comparison (whatIf + the second run): ${r.compare_start_ms} ms`);
+}
+
 async function nativeWorkload(requests) {
   const args = ['run', '--release', '--quiet', '--example', 'purgatory_workload', '--', String(requests), '--serve'];
   const child = spawn('cargo', args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -287,6 +302,7 @@ try {
     }
   }
   if (ONLY.includes('frames')) await frames(browser, node.url);
+  if (ONLY.includes('compare')) await compareFrames(browser, node.url);
   if (ONLY.includes('workload')) await workload(browser, node.url);
   if (ONLY.includes('boundary')) await boundary(browser, node.url);
   if (ONLY.includes('clock')) await clock(browser, node.url);

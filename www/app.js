@@ -219,6 +219,11 @@ export class PlaygroundApp {
     this.controls.updatePlay();
   }
 
+  /** Whether the run is playing: a what-if's second run plays while the first one's clock does. */
+  get playing() {
+    return (this.opts.leader ?? this).clock.playing;
+  }
+
   togglePlay() {
     this.setPlaying(!this.clock.playing);
   }
@@ -466,13 +471,13 @@ export class PlaygroundApp {
     }
     this.controls.updateSpeed();
     const wall = performance.now();
-    const fraction = this.reducedMotion.matches ? 0 : this.clock.fraction;
+    const fraction = this.reducedMotion.matches ? 0 : (this.opts.leader ?? this).clock.fraction;
     if (!this.dirty) {
       // Messages still glide between whole milliseconds at slow speeds.
-      if (this.clock.playing && this.snap?.in_flight.length && fraction) this.drawCluster(fraction);
+      if (this.playing && this.snap?.in_flight.length && fraction) this.drawCluster(fraction);
       return;
     }
-    const slowDue = !this.clock.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
+    const slowDue = !this.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
     this.dirty = false;
     const snap = this.snapshot();
     if (!snap) return;

@@ -146,6 +146,15 @@ async function frames() {
   app.ingest();
   app.refresh();
   const waiting = app.sim.snapshot().requests_waiting;
+  // `compare=CHANGE`: a what-if's second run beside the first, moved by its clock every frame.
+  const change = params.get('compare');
+  let compareMs = null;
+  if (change) {
+    const t = performance.now();
+    const problem = await app.comparison.start(change);
+    if (problem) throw new Error(`compare=${change}: ${problem}`);
+    compareMs = performance.now() - t;
+  }
 
   // Per frame: the clock's callback (advance + draw), and inside it the model calls and views.
   const parts = {};
@@ -156,6 +165,7 @@ async function frames() {
   timeCalls(app, 'drawCluster', parts, 'drawCluster');
   timeCalls(app, 'drawPanels', parts, 'drawPanels');
   if (app.timeline) timeCalls(app.timeline, 'update', parts, 'timeline');
+  if (change) timeCalls(app.comparison, 'follow', parts, 'run B (advance + draw)');
   const totals = {};
   const clock = app.clock;
   const tick = clock.tick;
@@ -183,6 +193,19 @@ async function frames() {
   app.setPlaying(false);
   clock.tick = tick;
   const frameCount = perFrame.length;
+  // Seeks in a comparison: both runs to one instant and both drawn, back and forth over the
+  // stretch just played.
+  const seekMs = [];
+  if (change) {
+    const end = app.sim.nowMs;
+    for (let i = 0; i < 16; i++) {
+      const target = Math.round(simStart + ((i * 7) % 16) * (end - simStart) / 16);
+      const t = performance.now();
+      app.seek(target);
+      seekMs.push(performance.now() - t);
+      if (app.comparison.twin.sim.nowMs !== app.sim.nowMs) throw new Error('the runs parted on a seek');
+    }
+  }
 
   // One timed draw of each view on the last snapshot (the same modules the bundle holds).
   const views = await viewCosts(app);
@@ -201,6 +224,13 @@ async function frames() {
     mean_ms_per_frame: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, round(v / frameCount)])),
     view_ms_once: views,
     sim_ms_played: app.sim.nowMs - simStart,
+    ...(change ? {
+      compare: change,
+      waiting_b: app.comparison.twin.sim.snapshot().requests_waiting,
+      compare_start_ms: round(compareMs),
+      seek_ms_median: round(median(seekMs)),
+      seek_ms_max: round(Math.max(...seekMs)),
+    } : {}),
   };
 }
 

@@ -60,6 +60,7 @@ export class Comparison {
       controls: 'none',
       layout: 'twin',
       twin: true,
+      leader: app, // its clock, which moves this run too
       speed: app.opts.speed,
     });
     const error = await twin.open({ text: answer.scenario, label: 'the what-if run' }, { play: false, selected: app.selected });

@@ -144,8 +144,13 @@ fn first_divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
             (line_a, line_b) if line_a == line_b => continue,
             pair => pair,
         };
-        let value_a = line_a.and_then(|l| serde_json::from_slice::<Value>(l).ok());
-        let value_b = line_b.and_then(|l| serde_json::from_slice::<Value>(l).ok());
+        // Read as text, as every other JSON the .wasm reads (one copy of the reader).
+        let parse = |line: &[u8]| {
+            let text = std::str::from_utf8(line).ok()?;
+            serde_json::from_str::<Value>(text).ok()
+        };
+        let value_a = line_a.and_then(parse);
+        let value_b = line_b.and_then(parse);
         if let (Some(x), Some(y)) = (&value_a, &value_b) {
             if same_arrival(x, y) {
                 continue;

@@ -513,12 +513,17 @@ pub fn play_scenario_within(
     let mut sim = Simulation::from_scenario(scenario, trace.is_some())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
     sim.set_record_actions(false);
+    // Each line is written into `line` first, as the session's trace hash writes it: one copy of
+    // the trace's serializer in the .wasm, whatever `trace` is.
+    let mut line = Vec::new();
     loop {
         let next = sim.advance_within(scenario.run_until_ms);
         if let Some(out) = trace.as_deref_mut() {
             for event in sim.trace.drain() {
-                serde_json::to_writer(&mut *out, &event)?;
-                out.write_all(b"\n")?;
+                line.clear();
+                serde_json::to_writer(&mut line, &event)?;
+                line.push(b'\n');
+                out.write_all(&line)?;
             }
         }
         if sim.work_done > max_work {
