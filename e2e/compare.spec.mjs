@@ -51,6 +51,21 @@ export default async function compareSpec(ctx) {
   const marks = await page.$$eval('[data-testid="tl-divergence"]', (els) => els.map((e) => e.dataset.at));
   ctx.assert(JSON.stringify(marks) === '["20000"]', `the timeline marks the divergence: ${marks}`);
 
+  // Breakpoints act on both runs: "a request is answered" stops at B's answer (20,000 ms), which
+  // comes long before A's (37,310).
+  await onPlayground(page, (el) => el.app.seek(19000));
+  await page.click('[data-menu="breakpoints"]');
+  await page.click('[data-testid="breakpoint-answered"]');
+  await page.keyboard.press('Escape');
+  await page.click('[data-testid="play"]');
+  await page.waitForFunction(() => !document.querySelector('purgatory-playground').playing, null, { timeout: 30000 });
+  const stopped = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
+  ctx.assert(stopped[0] === 20000 && stopped[1] === 20000, `B's answer stops both runs: ${stopped}`);
+  await waitText(page, '.notices', /Breakpoint: in run B, /);
+  await page.click('[data-menu="breakpoints"]');
+  await page.click('[data-testid="breakpoint-answered"]');
+  await page.keyboard.press('Escape');
+
   // The link carries the comparison; opened afresh it compares again.
   await page.click('[data-menu="share"]');
   await page.click('[data-testid="copy-link"]');
@@ -68,6 +83,22 @@ export default async function compareSpec(ctx) {
   await page.getByTestId('compare-end').click();
   ctx.assert(await page.getByTestId('compare-view').isHidden() && await page.locator('.run-b').isHidden(), 'stopping removes the second run');
   ctx.assertNoErrors(errors, 'compare on the page');
+
+  // A live session: compared up to the playhead, and again after each action.
+  await page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await onPlayground(page, (el) => { el.pause(); el.command({ action: 'pause_follower', broker: 2 }); el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] }); el.app.advance(3000, false); });
+  await page.click('[data-menu="compare"]');
+  await page.getByTestId('compare-what').selectOption('acks');
+  await page.getByTestId('compare-value').fill('1');
+  await page.getByTestId('compare-apply').click();
+  await waitText(page, '[data-testid="compare-view"]', /A live session: both runs compared up to/);
+  ctx.assert((await page.$$('[data-testid="outcomes"] tbody tr')).length === 1, 'one request compared');
+  await onPlayground(page, (el) => el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 5 }] }));
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelectorAll('[data-testid="outcomes"] tbody tr').length === 2);
+  const live = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs, el.app.comparison.twin.sim.actions().filter((a) => a.action === 'produce').map((a) => a.acks)]);
+  ctx.assert(live[0] === live[1] && JSON.stringify(live[2]) === '[1,1]', `the second run took the new request, with acks=1, at the same instant: ${JSON.stringify(live)}`);
+  ctx.assertNoErrors(errors, 'compare in a live session');
 
   // x13 against acks=all: the acknowledged acks=1 records are lost in A only, marked in words.
   await page.goto(`${ctx.baseURL}?scenario=x13-acks1-acknowledged-then-lost#scenario=x13-acks1-acknowledged-then-lost&t=0&compare=acks%3Dall`, { waitUntil: 'load' });

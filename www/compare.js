@@ -74,6 +74,8 @@ export class Comparison {
     this.twin = twin;
     this.change = answer.change;
     this.report = answer.comparison;
+    /** A live session is compared up to its playhead (`until`): again after each action, or asked. */
+    this.until = answer.live ? answer.until_ms : null;
     this.copyBreakpoints();
     app.root.querySelector('.pp').classList.add('comparing');
     this.twinRoot.hidden = false;
@@ -178,6 +180,7 @@ export class Comparison {
     const b = ev.target.closest('button');
     if (!b) return;
     if (b.dataset.testid === 'compare-end') this.end();
+    else if (b.dataset.testid === 'compare-again') this.rerun();
     else if (b.dataset.testid === 'divergence-seek' && this.report?.divergence) {
       this.app.setPlaying(false);
       this.app.seek(this.report.divergence.at_ms);
@@ -199,6 +202,7 @@ export class Comparison {
     render(this.box, html`<header class="ph"><h2 id="h-compare">What if: ${b}</h2>
         <span class="compare-sum">${r.differing === 0 ? 'every request got the same answer' : `${r.differing} of ${r.outcomes.length} request${r.outcomes.length === 1 ? '' : 's'} answered differently`}</span>
         <button type="button" data-testid="compare-end">Stop comparing</button></header>
+      ${this.until != null ? html`<p class="hint compare-until">A live session: both runs compared up to ${fmt(this.until)} ms. Each action compares them again. <button type="button" data-testid="compare-again">Compare up to now</button></p>` : null}
       ${divergence(r, b)}
       <table class="outcomes" data-testid="outcomes">
         <thead><tr><th scope="col">request</th><th scope="col">${label('a')}</th><th scope="col">${label('b')}</th><th scope="col"><span class="sr-only">same or different</span></th></tr></thead>

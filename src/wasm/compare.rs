@@ -19,6 +19,10 @@ struct WhatIf {
     /// The second run's scenario, at this session's instant: the page opens it as its own handle.
     scenario: String,
     comparison: Comparison,
+    /// How far both runs were compared: the scenario's end, or a live session's playhead (or
+    /// its last action).
+    until_ms: u64,
+    live: bool,
 }
 
 #[wasm_bindgen]
@@ -48,10 +52,13 @@ impl Playground {
         let described = Some(change.describe(&scenario));
         let comparison = compare(&scenario, &other, described).map_err(err)?;
         self.session.set_compare(Some(change.clone()));
+        let live = scenario.session.as_ref().is_some_and(|s| s.live);
         to_js_via_text(&WhatIf {
             change: change.to_string(),
             scenario: other.to_json(),
             comparison,
+            until_ms: scenario.run_until_ms,
+            live,
         })
     }
 
