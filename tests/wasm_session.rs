@@ -296,7 +296,10 @@ fn phases_run_and_travel_with_the_session() {
 fn what_if_compares_and_travels_with_the_session() {
     let mut p = scenario(S03);
     for (bad, expected) in [
-        (JsValue::UNDEFINED, "whatIf.change: expected text such as \"acks=1\", found nothing"),
+        (
+            JsValue::UNDEFINED,
+            "whatIf.change: expected text such as \"acks=1\", found nothing",
+        ),
         (JsValue::from(1.0), "whatIf.change: expected a string"),
         (JsValue::from_str("acks=7"), "acks: `7` is not 0, 1 or all"),
         (
@@ -310,7 +313,10 @@ fn what_if_compares_and_travels_with_the_session() {
     assert_eq!(p.compare(), None, "a refused change is not remembered");
 
     let answer = p.what_if(JsValue::from_str("acks = 1")).unwrap();
-    assert_eq!(get(&answer, "change").as_string().as_deref(), Some("acks=1"));
+    assert_eq!(
+        get(&answer, "change").as_string().as_deref(),
+        Some("acks=1")
+    );
     let comparison = get(&answer, "comparison");
     let divergence = get(&comparison, "divergence");
     assert_eq!(num(&divergence, "at_ms"), 20_000.0);
@@ -326,7 +332,11 @@ fn what_if_compares_and_travels_with_the_session() {
     let other = get(&answer, "scenario").as_string().unwrap();
     let mut b = scenario(&other);
     b.seek(JsValue::from(60_000.0)).unwrap();
-    assert!(b.result().contains("\"responded_ms\": 20000"), "{}", b.result());
+    assert!(
+        b.result().contains("\"responded_ms\": 20000"),
+        "{}",
+        b.result()
+    );
 
     assert_eq!(p.compare().as_deref(), Some("acks=1"));
     let exported = p.export_session(None);
