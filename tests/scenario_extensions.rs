@@ -59,7 +59,7 @@ fn story_faults_name_their_path() {
     assert_eq!(
         error_of(&document),
         "story[0].look_at: expected one of \"cluster\", \"purgatory\", \"wheel\", \"codepath\", \
-         \"responses\", \"phases\", \"log\", \"metrics\", \"timeline\", found \"purgatroy\"; did you mean \
+         \"responses\", \"phases\", \"compare\", \"log\", \"metrics\", \"timeline\", found \"purgatroy\"; did you mean \
          \"purgatory\"?"
     );
     document["story"] = json!([

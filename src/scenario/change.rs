@@ -248,14 +248,7 @@ impl Change {
                 action: Some(i),
                 ms,
             } => format!("{} with timeout_ms {}", action(i), grouped(ms)),
-            Change::Config { key, value } => {
-                let shown = CONFIG_KEYS
-                    .iter()
-                    .find(|(file, _)| *file == key)
-                    .and_then(|(_, kafka)| *kafka)
-                    .unwrap_or(key);
-                format!("{shown}={}", grouped(value))
-            }
+            Change::Config { key, value } => format!("{}={}", config_name(key), grouped(value)),
             Change::At { action: i, at_ms } => {
                 let was = scenario.actions.get(i).map_or(0, |a| a.at_ms);
                 format!(
@@ -294,14 +287,7 @@ impl fmt::Display for Change {
                 action: Some(i),
                 ms,
             } => write!(f, "actions[{i}].timeout_ms={ms}"),
-            Change::Config { key, value } => {
-                let name = CONFIG_KEYS
-                    .iter()
-                    .find(|(file, _)| *file == key)
-                    .and_then(|(_, kafka)| *kafka)
-                    .unwrap_or(key);
-                write!(f, "{name}={value}")
-            }
+            Change::Config { key, value } => write!(f, "{}={value}", config_name(key)),
             Change::At { action, at_ms } => write!(f, "actions[{action}].at_ms={at_ms}"),
             Change::Remove { action } => write!(f, "actions[{action}]=removed"),
         }
@@ -354,12 +340,26 @@ fn unknown_setting(name: &str) -> String {
     )
 }
 
-fn acks_text(acks: i64) -> String {
+/// A config setting as a what-if names it: Kafka's name where Kafka has one, else the file's.
+fn config_name(key: &'static str) -> &'static str {
+    CONFIG_KEYS
+        .iter()
+        .find(|(file, _)| *file == key)
+        .and_then(|(_, kafka)| *kafka)
+        .unwrap_or(key)
+}
+
+/// acks as a what-if writes them: `all`, `0`, `1`.
+fn acks_value(acks: i64) -> String {
     if acks == -1 {
-        "acks=all".to_string()
+        "all".to_string()
     } else {
-        format!("acks={acks}")
+        acks.to_string()
     }
+}
+
+fn acks_text(acks: i64) -> String {
+    format!("acks={}", acks_value(acks))
 }
 
 /// An action in a few words: "p1", "broker 2's pause".
