@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::{budget, play_scenario_within, Simulation};
+use purgatory_playground::scenario::{budget, play_scenario_within};
+use purgatory_playground::sim::Simulation;
 
 const WEEK_MS: u64 = 604_800_000;
 

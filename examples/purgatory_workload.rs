@@ -1,4 +1,4 @@
-//! Native timing of Kafka's purgatory workload (`src/workload.rs`), for `e2e/bench.mjs`, which
+//! Native timing of Kafka's purgatory workload (`src/plumbing/workload.rs`), for `e2e/bench.mjs`, which
 //! runs the same replay in wasm in headless Chromium and prints the ratio of the two.
 //!
 //! `cargo run --release --example purgatory_workload -- [REQUESTS] [ROUNDS]` prints one line:
@@ -13,7 +13,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use purgatory_playground::workload::{
+    use purgatory_playground::plumbing::workload::{
         replay_timed, CratePurgatory, Outcome, Schedule, REQUESTS,
     };
     use std::io::{BufRead, Write};

@@ -26,7 +26,7 @@ OPT_LEVEL=z
 # by a stack within 1 KiB of overflowing it. 1.3 KB less gzipped (165,699 -> 164,388 B).
 # -Os rather than -Oz: binaryen's -Oz makes the module fewer bytes but more of them after gzip
 # (165,097 B against 164,808 B when this was chosen), at the same speed.
-# Never --ignore-implicit-traps (-tnh): binaryen could then drop the loads src/prefetch.rs issues
+# Never --ignore-implicit-traps (-tnh): binaryen could then drop the loads src/plumbing/prefetch.rs issues
 # to overlap cache misses, which it keeps only because a load may trap.
 WASM_OPT_FLAGS=(-Os --converge --low-memory-unused)
 

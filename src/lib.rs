@@ -18,29 +18,21 @@
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
 //! - [`sweep`]: a scenario at every phase of a beat: what a real broker could answer.
-//! - `sort` (crate-private): one stable sort for the model's short lists, compiled once.
-//! - `hot` (crate-private): the purgatory's and the timer's lookups, compiled in place in the
-//!   size-optimised .wasm.
+//! - [`plumbing`]: what the model is built with, not what it models: one stable sort for short
+//!   lists (`sort`), lookups compiled in place in the size-optimised .wasm (`hot`), cache
+//!   prefetches (`prefetch`), the next-fit free list (`next_fit`), and Kafka's purgatory
+//!   benchmark workload (`workload`, shared by the native bench and the wasm bench page).
 //! - `wasm` (wasm32 only): the one module that knows JavaScript exists.
 
 pub mod compare;
-mod hot;
 pub mod kafka;
-mod next_fit;
-mod prefetch;
+pub mod plumbing;
 pub mod purgatory;
 pub mod scenario;
 pub mod session;
 pub mod sim;
-mod sort;
 pub mod sweep;
 pub mod timer;
-pub mod trace;
-/// Kafka's purgatory benchmark workload, shared by the native bench and the wasm bench page
-/// (compiled into the .wasm only with the `workload` feature, so the shipped module is unchanged).
-#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
-#[doc(hidden)]
-pub mod workload;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -11,8 +11,9 @@ mod common;
 use common::{curated_files, random_scenario, SplitMix64};
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::Scenario;
+use purgatory_playground::scenario::{budget, play_scenario_within};
 use purgatory_playground::sim::invariants::InvariantState;
-use purgatory_playground::sim::{budget, play_scenario_within, Simulation};
+use purgatory_playground::sim::Simulation;
 
 /// Plays `scenario` to its end, the fast-forward on or off: the result with the cluster's state
 /// at the end (`fast_forward_digest`: every clock, timer and message in flight), and (jumps,

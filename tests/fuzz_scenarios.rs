@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::{budget, play_scenario};
+use purgatory_playground::scenario::{budget, play_scenario};
 use serde_json::{json, Value};
 
 mod common;

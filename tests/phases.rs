@@ -4,8 +4,8 @@
 //! otherwise); heartbeat phases moving a fencing; the restart rule; and the canonical text.
 
 use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::run_scenario;
 use serde_json::{json, Value};
 
 /// The trace of a scenario run to its end, as JSON values.

@@ -7,8 +7,8 @@ mod common;
 use std::path::Path;
 
 use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::run_scenario;
 
 fn load(name: &str) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

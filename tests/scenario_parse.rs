@@ -933,7 +933,7 @@ fn a_produce_to_an_illegal_topic_name_is_answered_unknown_topic_or_partition() {
     let hostile = "<img src=x onerror=alert(1)>";
     document["actions"][1]["records"][0]["topic"] = json!(hostile);
     let scenario = Scenario::from_value(&document).expect("a produce may name any topic");
-    let result = purgatory_playground::sim::run_scenario(&scenario, None).expect("runs");
+    let result = purgatory_playground::scenario::run_scenario(&scenario, None).expect("runs");
     let result = serde_json::to_value(&result).expect("serialises");
     let p1 = &result["responses"][0];
     assert_eq!(p1["id"], "p1");

@@ -5,11 +5,12 @@
 
 use serde_json::json;
 
+use purgatory_playground::kafka::trace::TraceHash;
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
 use purgatory_playground::session::breakpoints::BreakpointSpec;
 use purgatory_playground::session::{Session, QUIET_STEP_MS};
-use purgatory_playground::sim::{run_scenario, view, Simulation};
-use purgatory_playground::trace::TraceHash;
+use purgatory_playground::sim::{view, Simulation};
 
 mod common;
 use common::{random_scenario, SplitMix64};
@@ -545,6 +546,38 @@ fn markers_and_series_are_exact_s15_shows_1001_waiting() {
         .filter(|m| m.label.contains("purged"))
         .count();
     assert_eq!(purges, 1);
+}
+
+/// A crowded timeline keeps the most telling markers: S15's 1,001 arrivals and expiries and its
+/// purge do not fit in 50, so the expiries (rank 0) and the purge (rank 1) come before the
+/// arrivals (rank 2), earliest first, and the ones kept are drawn in time order.
+#[test]
+fn a_crowded_timeline_keeps_the_most_telling_markers() {
+    use purgatory_playground::session::history::MarkerKind;
+    let mut session = Session::new(&load("s15-purge-after-1001-expired"), false).unwrap();
+    extend_all(&mut session);
+    let history = session.history();
+    let (all, total) = history.markers_in(0, 60_000, usize::MAX);
+    assert_eq!(total, all.len());
+    assert!(total > 2_000, "{total} markers");
+    let (kept, total_again) = history.markers_in(0, 60_000, 50);
+    assert_eq!((kept.len(), total_again), (50, total));
+    assert!(kept.windows(2).all(|w| w[0].id < w[1].id), "in time order");
+    let worst = kept.iter().map(|m| m.kind.rank()).max().unwrap();
+    let dropped_better = all
+        .iter()
+        .filter(|m| m.kind.rank() < worst)
+        .any(|m| !kept.iter().any(|k| k.id == m.id));
+    assert!(
+        !dropped_better,
+        "no marker of a better rank is dropped for one of rank {worst}"
+    );
+    assert!(kept
+        .iter()
+        .all(|m| m.kind != MarkerKind::Produce || worst >= 2));
+    // A span with room keeps everything in it.
+    let (few, n) = history.markers_in(0, 0, 50);
+    assert_eq!(few.len(), n);
 }
 
 #[test]

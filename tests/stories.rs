@@ -13,9 +13,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::{Scenario, StoryStep};
 use purgatory_playground::sim::action::Action;
-use purgatory_playground::sim::run_scenario;
 use serde_json::Value;
 
 /// Fewest captions a curated story may have.

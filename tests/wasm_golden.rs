@@ -5,9 +5,10 @@
 //! byte for byte; `trace-hashes.txt` holds the trace hashes both sides must give. Regenerate with
 //! `UPDATE_GOLDEN=1 cargo test --test wasm_golden`.
 
+use purgatory_playground::kafka::trace::TraceHash;
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::{run_scenario, view};
-use purgatory_playground::trace::TraceHash;
+use purgatory_playground::sim::view;
 
 const CASES: &[(&str, &str, &str)] = &[
     (

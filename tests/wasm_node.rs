@@ -3,8 +3,9 @@
 //! native run (`tests/wasm_golden.rs` checks the native side against the same golden files), and
 //! running it twice gives the same trace.
 
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::{run_scenario, view};
+use purgatory_playground::sim::view;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn run(text: &str) -> String {
@@ -43,7 +44,7 @@ fn a_run_traced_twice_gives_the_same_trace() {
 }
 
 /// The purgatory's batch completion in wasm asks for its operations' memory in batches (see
-/// `src/prefetch.rs`): a batch longer than two of those, with repeats and ids of operations
+/// `src/plumbing/prefetch.rs`): a batch longer than two of those, with repeats and ids of operations
 /// already purged, completes each live operation once, in the batch's order, as the native loop
 /// does.
 #[wasm_bindgen_test]

@@ -11,12 +11,12 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use purgatory_playground::kafka::trace::TraceHash;
+use purgatory_playground::scenario::budget;
 use purgatory_playground::scenario::result::RunResult;
 use purgatory_playground::scenario::{Change, Scenario, MAX_SCENARIO_BYTES};
 use purgatory_playground::sim::action::BrokerId;
-use purgatory_playground::sim::budget;
 use purgatory_playground::sweep::Beat;
-use purgatory_playground::trace::TraceHash;
 
 const USAGE: &str = "\
 Usage: purgatory run SCENARIO.json [--trace] [--trace-hash]
@@ -370,7 +370,7 @@ fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
             out: trace.then(|| BufWriter::new(io::stderr().lock())),
             hash: TraceHash::default(),
         };
-        let outcome = purgatory_playground::sim::run_scenario(&scenario, Some(&mut sink));
+        let outcome = purgatory_playground::scenario::run_scenario(&scenario, Some(&mut sink));
         let flushed = sink.flush();
         let hash = sink.hash;
         drop(sink);
@@ -379,7 +379,7 @@ fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
         }
         outcome.and_then(|result| flushed.map(|()| result))
     } else {
-        purgatory_playground::sim::run_scenario(&scenario, None)
+        purgatory_playground::scenario::run_scenario(&scenario, None)
     };
     let written = outcome.and_then(|result| print_result(&result));
     match written {
@@ -395,7 +395,7 @@ fn run(file: &Path, trace: bool, trace_hash: bool) -> ExitCode {
 /// if it costs more than the budget after all.
 fn run_idle_tail(file: &Path, scenario: &Scenario) -> ExitCode {
     let limit = budget::WORK_BUDGET;
-    let outcome = purgatory_playground::sim::play_scenario_within(scenario, None, limit);
+    let outcome = purgatory_playground::scenario::play_scenario_within(scenario, None, limit);
     let written = match outcome {
         Ok(Some(sim)) => print_result(&sim.result(&scenario.name, scenario.run_until_ms)),
         Ok(None) => {

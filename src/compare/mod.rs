@@ -129,7 +129,7 @@ pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Compar
 
 fn traced_run(scenario: &Scenario) -> std::io::Result<(RunResult, Vec<u8>)> {
     let mut trace = Vec::new();
-    let result = crate::sim::run_scenario(scenario, Some(&mut trace))?;
+    let result = crate::scenario::run_scenario(scenario, Some(&mut trace))?;
     Ok((result, trace))
 }
 
@@ -263,7 +263,7 @@ fn marks(divergence: Option<&Divergence>, rows: &[OutcomeRow]) -> Vec<Mark> {
             }
         }
     }
-    crate::sort::sort_by_key(&mut marks, |m| m.at_ms); // stable: the divergence first
+    crate::plumbing::sort::sort_by_key(&mut marks, |m| m.at_ms); // stable: the divergence first
     marks
 }
 

@@ -67,3 +67,18 @@ pub struct TopicSpec {
     pub partitions: u32,
     pub replication_factor: u32,
 }
+
+/// The most replica states the topics may hold together (the sum over topics of partitions x
+/// replication factor², as each replica's broker keeps the state of every replica of the
+/// partition): what one topic at the contract's maxima (1,024 partitions, 64 replicas) holds,
+/// about 100 MB. More topics than that would take memory without bound, so the scenario reader
+/// refuses them at `topics`.
+pub const MAX_REPLICA_STATES: u64 = 1024 * 64 * 64;
+
+/// Partitions x replication factor², summed over the topics: the replica states the brokers keep.
+pub fn replica_states(topics: &[TopicSpec]) -> u64 {
+    topics
+        .iter()
+        .map(|t| u64::from(t.partitions) * u64::from(t.replication_factor).pow(2))
+        .fold(0, u64::saturating_add)
+}

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::AlterPartitionProposal;
 use super::tp_map::TopicPartitionMap;
+use super::BrokerId;
 use super::TopicPartition;
-use crate::sim::action::BrokerId;
 
 /// Kafka's AlterPartition error codes that the model can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use super::BrokerId;
 use super::TopicPartition;
-use crate::sim::action::BrokerId;
 
 /// One partition's record in the metadata log (KRaft `PartitionRecord` / `PartitionChangeRecord`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -9,35 +9,35 @@
 //!   controller's partition records);
 //! - `metadata`: partition records and broker registrations;
 //! - `controller`: fencing, elections, AlterPartition;
-//! - `produce`: `appendRecords` and the produce response;
-//! - `delayed_produce`: `DelayedProduce` in the produce purgatory;
-//! - `fetch`: follower fetches at the leader and `DelayedFetch`;
-//! - `fetcher`: the follower's fetch loop;
-//! - `fetchers`: a follower's fetchers, indexed by leader;
-//! - `fetch_buffers`: spare lists the fetch messages reuse;
-//! - `broker`: one broker process tying these together;
+//! - `messages`: the plain messages (fetch requests and responses, a produce request as it
+//!   reaches `appendRecords`, `Outgoing`), the handlers' context `Ctx`, and the spare lists the
+//!   fetch messages reuse (`messages::FetchBuffers`); a leaf the others build on;
+//! - `broker`: one broker process, with its children `produce` (`appendRecords` and the produce
+//!   response), `delayed_produce` (`DelayedProduce` in the produce purgatory) and `serve_fetch`
+//!   (the leader's side of replication: a follower's fetch, and `DelayedFetch`);
+//! - `follower`: the follower's side, Kafka's `ReplicaFetcherThread` loop, with `fetchers` (one
+//!   `Fetcher` per leader, indexed by leader);
 //! - `idle`: a broker's state as the simulation's idle fast-forward compares and moves it;
 //! - `requests`: the client's view of each produce request;
-//! - `small_list`: a list that keeps a single item inline.
+//! - `small_list`: a list that keeps a single item inline;
+//! - `trace`: the causal event trace, every event a Kafka event, which the runner prints and the
+//!   page narrates.
 
 pub mod broker;
 pub mod config;
 pub mod controller;
-pub mod delayed_produce;
 pub mod errors;
-pub mod fetch;
-pub mod fetch_buffers;
-mod fetcher;
-pub mod fetchers;
+pub mod follower;
 mod idle;
 pub mod log;
+pub mod messages;
 pub mod metadata;
 pub mod partition;
-pub mod produce;
 pub mod replica;
 pub mod requests;
 pub mod small_list;
 pub mod tp_map;
+pub mod trace;
 
 use serde::Serialize;
 

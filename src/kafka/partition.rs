@@ -9,8 +9,8 @@ use super::errors::ErrorCode;
 use super::log::{Batch, Log};
 use super::metadata::BrokerRegistry;
 use super::replica::{RemoteReplicas, ReplicaState};
+use super::BrokerId;
 use super::TopicPartition;
-use crate::sim::action::BrokerId;
 
 /// Kafka: `PartitionState`: committed, or an AlterPartition in flight.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,7 +106,7 @@ impl Partition {
     pub fn initial(tp: TopicPartition, local: BrokerId, assignment: Vec<BrokerId>) -> Self {
         let leader = assignment[0];
         let mut isr = assignment.clone();
-        crate::sort::sort(&mut isr);
+        crate::plumbing::sort::sort(&mut isr);
         let remote_replicas = if leader == local {
             assignment
                 .iter()
@@ -159,7 +159,7 @@ impl Partition {
         if let IsrState::PendingExpand { replica } = self.isr_state {
             if !isr.contains(&replica) {
                 isr.push(replica);
-                crate::sort::sort(&mut isr);
+                crate::plumbing::sort::sort(&mut isr);
             }
         }
         isr
@@ -325,7 +325,7 @@ impl Partition {
         self.isr_state = IsrState::PendingExpand { replica: follower };
         let mut new_isr = self.isr.clone();
         new_isr.push(follower);
-        crate::sort::sort(&mut new_isr);
+        crate::plumbing::sort::sort(&mut new_isr);
         Some(self.proposal(new_isr))
     }
 

@@ -6,7 +6,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::prefetch::Memory;
+use crate::plumbing::prefetch::Memory;
 use crate::timer::{AddResult, EntryStore, TimerHandle, TimerView, Wheels};
 
 use super::held::{Held, Slab};
@@ -334,10 +334,10 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// calling `force_complete` in a loop, but when many operations are due at once (a
     /// completion queue draining one millisecond), each scattered among a million, it asks for
     /// the slots (which hold their timer entries too) ahead of their turn, so their cache misses
-    /// overlap instead of coming one after another (`crate::prefetch::each_asked_ahead`).
+    /// overlap instead of coming one after another (`crate::plumbing::prefetch::each_asked_ahead`).
     pub fn force_complete_all(&mut self, ids: &[OpId], hooks: &mut impl Hooks<O>) -> usize {
         let mut completed = 0;
-        crate::prefetch::each_asked_ahead(
+        crate::plumbing::prefetch::each_asked_ahead(
             self,
             ids,
             COMPLETION_PREFETCH_DISTANCE,
@@ -440,6 +440,6 @@ fn note_garbage<K: Ord + Hash + Clone, O>(
 ) {
     watchers.mark_garbage(&held.memberships);
     if held.watch_count as usize > leaving {
-        crate::hot::push(garbage, id);
+        crate::plumbing::hot::push(garbage, id);
     }
 }

@@ -16,8 +16,8 @@
 //! purge's compaction checks millions of watch entries in a row, and reading four bytes per
 //! entry instead of a whole slot makes that walk about sixteen times less memory.
 
-use crate::hot;
-use crate::next_fit::{NextFit, RETIRED};
+use crate::plumbing::hot;
+use crate::plumbing::next_fit::{NextFit, RETIRED};
 use crate::timer::{BucketRef, EntryStore, TimerHandle};
 
 use super::watchers::Memberships;
@@ -153,11 +153,11 @@ impl<O> Slab<O> {
         entry.held.as_mut()
     }
 
-    /// Asks for `id`'s slot, which the caller will read soon ([`crate::prefetch::touch`]).
+    /// Asks for `id`'s slot, which the caller will read soon ([`crate::plumbing::prefetch::touch`]).
     #[inline(always)]
     pub fn touch(&self, id: OpId) {
         if let Some(slot) = hot::get(&self.slots, id.slot as usize) {
-            crate::prefetch::touch(slot);
+            crate::plumbing::prefetch::touch(slot);
         }
     }
 
@@ -166,7 +166,7 @@ impl<O> Slab<O> {
     pub fn touch_for_release(&self, id: OpId) {
         self.touch(id);
         if let Some(generation) = hot::get(&self.generations, id.slot as usize) {
-            crate::prefetch::touch(generation);
+            crate::plumbing::prefetch::touch(generation);
         }
     }
 

@@ -7,7 +7,7 @@
 //! the storage, so a drop costs O(1) amortized and the storage is at most twice the entries.
 
 use super::OpId;
-use crate::hot;
+use crate::plumbing::hot;
 
 /// Fronts shorter than this are never moved down for (a short list reuses its storage when it
 /// empties instead).

@@ -10,7 +10,7 @@
 //! `#[inline(always)]`, here and in `crate::timer`: the .wasm is built at opt-level "z", where
 //! LLVM inlines next to nothing, and a call per lookup made Kafka's purgatory workload much
 //! slower in wasm than natively (docs/benchmarks.md: "The .wasm: size and speed"). For the same reason the
-//! lookups inside them go through `crate::hot`, and a watch list is an `IdQueue`
+//! lookups inside them go through `crate::plumbing::hot`, and a watch list is an `IdQueue`
 //! (`id_queue.rs`) rather than a `VecDeque`.
 
 mod delayed_operations;

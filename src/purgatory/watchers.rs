@@ -16,7 +16,7 @@ use std::hash::Hash;
 use super::fixed_hash::FixedState;
 use super::id_queue::IdQueue;
 use super::OpId;
-use crate::hot;
+use crate::plumbing::hot;
 
 /// A list whose physical length exceeds this many entries plus twice its live count is
 /// compacted after a purge.
@@ -306,7 +306,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             .filter(|list| !list.idle)
             .map(|list| (&list.key, &list.entries))
             .collect();
-        crate::sort::sort_by(&mut lists, |a, b| a.0.cmp(b.0));
+        crate::plumbing::sort::sort_by(&mut lists, |a, b| a.0.cmp(b.0));
         lists
     }
 

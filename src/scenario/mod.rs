@@ -13,22 +13,27 @@
 //! [`MAX_SCENARIO_BYTES`] is refused.
 
 mod actions;
+pub mod budget;
 pub mod change;
 mod error;
 mod json;
 mod parse;
 mod phases;
 pub(crate) mod read;
-pub mod result;
+mod run;
 mod session;
 mod story;
 mod write;
 
+/// The result document the runner prints: built by the simulation (`sim::report`), so its types
+/// live there.
+pub use crate::sim::result;
 pub use change::Change;
 pub(crate) use error::Path;
 pub use error::ScenarioError;
 pub use json::MAX_SCENARIO_BYTES;
 pub use parse::Scenario;
+pub use run::{play_scenario, play_scenario_within, run_scenario};
 pub use session::SessionInfo;
 pub use story::{StoryStep, PANELS};
 

@@ -221,12 +221,12 @@ fn read_topics(value: &Value, path: &Path, brokers: u32) -> Read<Vec<TopicSpec>>
     )?;
     // Not one of the contract's ranges: a cap on memory, which grows with the sum (README, "Work
     // budget"); the most one topic within the ranges can hold.
-    let states = crate::sim::budget::replica_states(&topics);
-    if states > crate::sim::budget::MAX_REPLICA_STATES {
+    let states = crate::kafka::config::replica_states(&topics);
+    if states > crate::kafka::config::MAX_REPLICA_STATES {
         return Err(path.error(format!(
             "these topics hold {states} replica states (partitions x replication_factor², summed); \
              at most {} (README, \"Work budget\")",
-            crate::sim::budget::MAX_REPLICA_STATES
+            crate::kafka::config::MAX_REPLICA_STATES
         )));
     }
     Ok(topics)

@@ -9,11 +9,11 @@ use serde_json::Value;
 use super::broker_set;
 use super::history::History;
 use super::str_map::StrMap;
+use crate::kafka::trace::{Event, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
 use crate::scenario::{Path, ScenarioError};
 use crate::sim::Simulation;
-use crate::trace::{Event, TraceEvent};
 
 const FIELDS: &[&str] = &[
     "answered",

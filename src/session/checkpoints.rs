@@ -47,7 +47,7 @@ pub struct Checkpoints {
 
 impl Checkpoints {
     pub fn new(first: Checkpoint) -> Self {
-        let states = crate::sim::budget::replica_states(first.sim.topics());
+        let states = crate::kafka::config::replica_states(first.sim.topics());
         let size = states * 32 + (64 << 10);
         let limit = (CHECKPOINT_MEMORY / size).clamp(2, MAX_CHECKPOINTS as u64) as usize;
         Checkpoints {

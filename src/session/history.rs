@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use super::broker_set;
 use super::str_map::StrMap;
+use crate::kafka::trace::{Event, Gauges, TraceEvent, TraceHash};
 use crate::kafka::BrokerId;
 use crate::sim::Simulation;
-use crate::trace::{Event, Gauges, TraceEvent, TraceHash};
 
 /// The step series the history keeps, in this order.
 pub const SERIES: &[&str] = &[
@@ -48,6 +48,20 @@ pub enum MarkerKind {
     Leader,
     Purge,
     Action,
+}
+
+impl MarkerKind {
+    /// Which markers a crowded timeline keeps first (lowest first): outcomes and the story's
+    /// turns, then answers, purges and ISR proposals, then arrivals, then HW moves.
+    pub fn rank(self) -> u8 {
+        use MarkerKind::*;
+        match self {
+            Lost | Failed | Expired | Closed | Leader | Fenced | IsrCommitted | Action => 0,
+            Answered | Purge | Unfenced | IsrProposed => 1,
+            Produce => 2,
+            Hw => 3,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -198,6 +212,22 @@ impl History {
 
     pub fn markers(&self) -> &[Marker] {
         &self.markers
+    }
+
+    /// The markers in `[from_ms, to_ms]` a timeline draws, at most `max` of them: all when they
+    /// fit, else the `max` most telling (by [`MarkerKind::rank`], earlier first within a rank), in
+    /// time order. Also how many the span holds.
+    pub fn markers_in(&self, from_ms: u64, to_ms: u64, max: usize) -> (Vec<&Marker>, usize) {
+        let lo = self.markers.partition_point(|m| m.at_ms < from_ms);
+        let hi = self.markers.partition_point(|m| m.at_ms <= to_ms);
+        let range = &self.markers[lo..hi.max(lo)];
+        let mut chosen: Vec<&Marker> = range.iter().collect();
+        if range.len() > max {
+            crate::plumbing::sort::sort_by_key(&mut chosen, |m| (m.kind.rank(), m.at_ms));
+            chosen.truncate(max);
+            crate::plumbing::sort::sort_by_key(&mut chosen, |m| m.id);
+        }
+        (chosen, range.len())
     }
 
     pub fn markers_dropped(&self) -> u64 {

@@ -8,7 +8,7 @@
 use super::breakpoints::Hit;
 use super::history::is_notable;
 use super::{Advanced, Session};
-use crate::trace::TraceEvent;
+use crate::kafka::trace::TraceEvent;
 
 /// The most work one `extend` call does, whatever its `max_steps`: about a tenth of a second in
 /// the browser, however large the cluster.

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use crate::trace::TraceEvent;
+use crate::kafka::trace::TraceEvent;
 
 /// Untaken events kept at most: more than a page shows (its log keeps a few thousand lines).
 pub const MAX_PENDING: usize = 5_000;

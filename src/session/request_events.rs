@@ -5,10 +5,10 @@
 //! any request at any instant, however long ago it was sent.
 
 use super::Session;
+use crate::kafka::trace::{Event, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::purgatory::OpId;
 use crate::sim::action::Action;
-use crate::trace::{Event, TraceEvent};
 
 /// Most events one story holds (a request that waits a long time on a busy partition sees many
 /// checkAndComplete calls; the first and the last ones tell the story).

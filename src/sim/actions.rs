@@ -6,10 +6,10 @@ use super::action::{Action, ProduceSpec, TimedAction};
 use super::queue::Scheduled;
 use super::Simulation;
 use crate::kafka::errors::ErrorCode;
-use crate::kafka::produce::ProduceCall;
+use crate::kafka::messages::ProduceCall;
 use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
+use crate::kafka::trace::Event;
 use crate::kafka::BrokerId;
-use crate::trace::Event;
 
 impl Simulation {
     pub(super) fn apply_action(&mut self, action: TimedAction) {

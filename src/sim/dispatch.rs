@@ -2,8 +2,8 @@
 
 use super::queue::Scheduled;
 use super::Simulation;
+use crate::kafka::trace::{Event, EventId};
 use crate::kafka::BrokerId;
-use crate::trace::{Event, EventId};
 
 impl Simulation {
     pub(super) fn dispatch(&mut self, item: Scheduled, cause: Option<EventId>) {

@@ -34,7 +34,7 @@
 use super::queue::{Placed, Scheduled};
 use super::Simulation;
 
-use super::budget::{self, MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS};
+use super::meter::{self, MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS};
 
 /// After a probe that finds the cluster busy, the next waits this many fetch cycles, then twice
 /// as many, up to one period: a busy run pays for few probes, an idle one waits at most a period
@@ -136,7 +136,7 @@ impl Simulation {
     }
 
     fn back_off(&mut self) {
-        let cycle = budget::fetch_cycle_ms(&self.config).max(1);
+        let cycle = meter::fetch_cycle_ms(&self.config).max(1);
         let ceiling = self.idle_period_ms().unwrap_or(MAX_PERIOD_MS);
         let ff = &mut self.fast_forward;
         let floor = FIRST_RETRY_CYCLES * cycle;
@@ -227,7 +227,7 @@ impl Simulation {
         self.config.isr_expiration_period_ms().max(1)
     }
 
-    /// The period to look for, if the settings allow a jump ([`budget::idle_period_ms`]). Every
+    /// The period to look for, if the settings allow a jump ([`meter::idle_period_ms`]). Every
     /// fetch timer's coarsest interval is its tick times a power of its wheel size, the same for
     /// all, so the largest is a multiple of the others.
     fn idle_period_ms(&self) -> Option<u64> {
@@ -237,7 +237,7 @@ impl Simulation {
             .filter(|b| b.running)
             .map(|b| b.fetch_purgatory.timer_coarsest_interval_ms())
             .max()?;
-        budget::idle_period_ms(&self.config, coarsest)
+        meter::idle_period_ms(&self.config, coarsest)
     }
 
     /// The earliest time after `origin_ms` at which something that is not a repetition may
@@ -299,7 +299,7 @@ impl Simulation {
                 timeline.push((expiration_ms, order, item));
             }
         }
-        crate::sort::sort_by(&mut timeline, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        crate::plumbing::sort::sort_by(&mut timeline, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
         for (_, _, item) in timeline {
             shape.push(item.len() as u64);
             shape.extend(item);
@@ -378,7 +378,7 @@ impl Simulation {
     /// parked fetch's timeout due then (all scheduled after it, see the module's documentation),
     /// the checks among themselves in their old order.
     fn place_isr_checks(&self, checks: &mut Vec<Placed>, moved: &[Placed]) {
-        crate::sort::sort_by(checks, |a: &Placed, b: &Placed| {
+        crate::plumbing::sort::sort_by(checks, |a: &Placed, b: &Placed| {
             (a.at_ms, a.seq).cmp(&(b.at_ms, b.seq))
         });
         let mut start = 0;

@@ -7,15 +7,15 @@
 //! - `queue`: the agenda of messages in flight and timers;
 //! - `dispatch`: what each scheduled item does when it comes due;
 //! - `actions`: applying actions;
-//! - `report`: the result document;
+//! - `report`: builds the result document, whose types are `result`;
 //! - `invariants`: the checker tests run after every step;
-//! - `budget`: what a scenario will cost, estimated up front (the runner's work budget);
+//! - `meter`: what the work meter charges, and the idle fast-forward's period (the runner's
+//!   budget, `scenario::budget`, estimates a run in these units);
 //! - `fast_forward`: skipping idle stretches by whole periods (native only; the .wasm builds
 //!   `fast_forward_off.rs` instead).
 
 pub mod action;
 mod actions;
-pub mod budget;
 mod dispatch;
 #[cfg(not(target_arch = "wasm32"))]
 mod fast_forward;
@@ -23,29 +23,30 @@ mod fast_forward;
 #[path = "fast_forward_off.rs"]
 mod fast_forward;
 pub mod invariants;
+pub mod meter;
 pub mod phases;
 pub mod queue;
 mod report;
+pub mod result;
 mod setup;
 pub mod view;
 
 pub use setup::SetupError;
 
-use std::io::Write;
 use std::rc::Rc;
 
-use crate::kafka::broker::{Broker, Ctx, Outgoing};
+use crate::kafka::broker::Broker;
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
-use crate::kafka::fetch_buffers::FetchBuffers;
+use crate::kafka::messages::FetchBuffers;
+use crate::kafka::messages::{Ctx, Outgoing};
 use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::requests::RequestLog;
+use crate::kafka::trace::{Event, EventId, Trace, TraceEvent};
 use crate::kafka::{BrokerId, TopicPartition};
-use crate::scenario::result::RunResult;
-use crate::scenario::Scenario;
-use crate::trace::{Event, EventId, Trace, TraceEvent};
 use action::TimedAction;
 use queue::{Agenda, Scheduled};
+use result::RunResult;
 
 /// What the controller knows of a broker's heartbeats (kept lazily: a running broker's
 /// heartbeats at t = 0, H, 2H, ... are implied, not simulated one by one).
@@ -96,8 +97,8 @@ pub struct Simulation {
     outbox: Vec<(Outgoing, Option<EventId>)>,
     fetch_buffers: FetchBuffers,
     /// The work meter's weights: partitions in the cluster, and what one partition of a fetch
-    /// costs (see [`budget::Weights`]).
-    weights: budget::Weights,
+    /// costs (see [`meter::Weights`]).
+    weights: meter::Weights,
     /// The partition list of the produce request being applied, kept for the next one.
     produce_partitions: Vec<(usize, TopicPartition, u64)>,
     /// The work meter (see [`Simulation::work_done`]).
@@ -180,7 +181,7 @@ impl Simulation {
 
     /// The work meter: what the run has cost so far, in units that track the time it takes
     /// (each action, delivery, timer and timeout counts one, plus one per partition it carries or
-    /// looks at). Deterministic, unlike a clock: the runner's work budget (`sim::budget`) and the
+    /// looks at). Deterministic, unlike a clock: the runner's work budget (`scenario::budget`) and the
     /// page's per-call budget count in these units.
     pub fn work_done(&self) -> u64 {
         self.work_done
@@ -480,61 +481,4 @@ impl Simulation {
     pub fn tp_name(&self, tp: TopicPartition) -> String {
         format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
     }
-}
-
-/// Plays a scenario to its end: the runner's whole job. With `trace`, the causal trace is
-/// written as JSON Lines as the run goes.
-pub fn run_scenario(
-    scenario: &Scenario,
-    trace: Option<&mut dyn Write>,
-) -> std::io::Result<RunResult> {
-    let sim = play_scenario(scenario, trace)?;
-    Ok(sim.result(&scenario.name, scenario.run_until_ms))
-}
-
-/// Plays a scenario to its end and hands back the cluster as it is then (its result, its work
-/// meter).
-pub fn play_scenario(
-    scenario: &Scenario,
-    trace: Option<&mut dyn Write>,
-) -> std::io::Result<Simulation> {
-    let sim = play_scenario_within(scenario, trace, u64::MAX)?;
-    Ok(sim.expect("no work limit"))
-}
-
-/// [`play_scenario`], stopping with `None` as soon as the work meter passes `max_work` (the
-/// runner's limit for a run admitted on its idle fast-forward, see
-/// [`budget::Admission::IdleTail`]).
-pub fn play_scenario_within(
-    scenario: &Scenario,
-    mut trace: Option<&mut dyn Write>,
-    max_work: u64,
-) -> std::io::Result<Option<Simulation>> {
-    let mut sim = Simulation::from_scenario(scenario, trace.is_some())
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.0))?;
-    sim.set_record_actions(false);
-    // Each line is written into `line` first, as the session's trace hash writes it: one copy of
-    // the trace's serializer in the .wasm, whatever `trace` is.
-    let mut line = Vec::new();
-    loop {
-        let next = sim.advance_within(scenario.run_until_ms);
-        if let Some(out) = trace.as_deref_mut() {
-            for event in sim.trace.drain() {
-                line.clear();
-                serde_json::to_writer(&mut line, &event)?;
-                line.push(b'\n');
-                out.write_all(&line)?;
-            }
-        }
-        if sim.work_done > max_work {
-            return Ok(None);
-        }
-        if next.is_none() {
-            break;
-        }
-    }
-    if let Some(out) = trace {
-        out.flush()?;
-    }
-    Ok(Some(sim))
 }

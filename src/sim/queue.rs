@@ -5,11 +5,11 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::rc::Rc;
 
-use crate::kafka::fetch::{FetchRequest, FetchResponse};
+use crate::kafka::messages::{FetchRequest, FetchResponse};
 use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::partition::AlterPartitionProposal;
+use crate::kafka::trace::EventId;
 use crate::kafka::BrokerId;
-use crate::trace::EventId;
 
 /// Something scheduled: a message in flight or a timer.
 #[derive(Clone, Debug)]
@@ -217,7 +217,7 @@ impl Agenda {
     /// Items with their places (time, sequence number), in the order they will be processed.
     pub fn iter_placed(&self) -> impl Iterator<Item = (u64, u64, &Scheduled)> {
         let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
-        crate::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
+        crate::plumbing::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
         all.into_iter().map(|e| (e.at_ms, e.seq, &e.what))
     }
 

@@ -2,11 +2,11 @@
 
 use std::rc::Rc;
 
-use super::Simulation;
-use crate::scenario::result::{
+use super::result::{
     LostAcknowledged, PartitionResponseResult, PartitionResult, PurgatoryGauges, ReplicaResult,
     ResponseResult, RunResult,
 };
+use super::Simulation;
 
 pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResult {
     let responses = sim

@@ -3,19 +3,21 @@
 
 use std::rc::Rc;
 
+use super::action::TimedAction;
+use super::phases::Phases;
 use super::queue::{Agenda, Scheduled};
 use super::{HeartbeatState, Simulation};
-use crate::kafka::broker::{Broker, Outgoing};
+use crate::kafka::broker::Broker;
 use crate::kafka::config::{Config, TopicSpec};
 use crate::kafka::controller::Controller;
-use crate::kafka::fetch_buffers::FetchBuffers;
+use crate::kafka::messages::FetchBuffers;
+use crate::kafka::messages::Outgoing;
 use crate::kafka::metadata::{BrokerRegistry, PartitionRecord};
 use crate::kafka::partition::Partition;
 use crate::kafka::requests::RequestLog;
 use crate::kafka::tp_map::HostedPartitions;
+use crate::kafka::trace::Trace;
 use crate::kafka::{BrokerId, TopicPartition};
-use crate::scenario::Scenario;
-use crate::trace::Trace;
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +56,7 @@ impl Simulation {
                     hosted[b.0 as usize].insert(tp, Partition::initial(tp, b, assignment.clone()));
                 }
                 let mut isr = assignment.clone();
-                crate::sort::sort(&mut isr);
+                crate::plumbing::sort::sort(&mut isr);
                 let leader = Some(assignment[0]);
                 records.push(PartitionRecord {
                     tp,
@@ -71,7 +73,7 @@ impl Simulation {
             .enumerate()
             .map(|(b, parts)| Broker::new(BrokerId(b as u32), &config, parts))
             .collect();
-        let weights = super::budget::Weights::new(&topics);
+        let weights = super::meter::Weights::new(&topics);
         Ok(Simulation {
             now_ms: 0,
             seed,
@@ -111,17 +113,20 @@ impl Simulation {
         })
     }
 
-    /// A simulation with the scenario's actions queued.
-    pub fn from_scenario(scenario: &Scenario, trace: bool) -> Result<Self, SetupError> {
-        let mut sim = Simulation::new(
-            scenario.seed,
-            scenario.config.clone(),
-            scenario.topics.clone(),
-            trace,
-        )?;
-        sim.phases = scenario.phases.clone();
-        let mut actions = scenario.actions.clone();
-        crate::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
+    /// A simulation with these actions queued (in time order; actions of one millisecond in the
+    /// order given) and the brokers' beats at these phases: what a scenario file describes,
+    /// without the file (`Simulation::from_scenario` reads one into this).
+    pub fn with_actions(
+        seed: u64,
+        config: Config,
+        topics: Vec<TopicSpec>,
+        phases: Phases,
+        mut actions: Vec<TimedAction>,
+        trace: bool,
+    ) -> Result<Self, SetupError> {
+        let mut sim = Simulation::new(seed, config, topics, trace)?;
+        sim.phases = phases;
+        crate::plumbing::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
         sim.pending_actions = actions.into();
         Ok(sim)
     }

@@ -10,7 +10,7 @@
 
 use super::store::{BucketRef, EntryStore};
 use super::TimerHandle;
-use crate::next_fit::{NextFit, RETIRED};
+use crate::plumbing::next_fit::{NextFit, RETIRED};
 
 /// Kafka: `TimerTaskEntry`, without the list links (a bucket holds handles instead).
 #[derive(Clone, Debug)]

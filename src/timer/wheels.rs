@@ -5,7 +5,7 @@ use super::delay_queue::DelayQueue;
 use super::store::{self, BucketRef, EntryStore};
 use super::wheel::{Bucket, BucketId, Placement, TimingWheel};
 use super::{AddResult, Fired, TimerHandle, DEFAULT_TICK_MS, DEFAULT_WHEEL_SIZE};
-use crate::hot;
+use crate::plumbing::hot;
 
 /// The hierarchy of wheels and the delay queue of their buckets: a timer without storage of its
 /// own. Each operation takes the [`EntryStore`] that keeps the entries, always the same one.

@@ -8,8 +8,8 @@ use wasm_bindgen::prelude::*;
 use super::convert::{err, string_arg, to_js_via_text};
 use super::Playground;
 use crate::compare::{compare, Comparison};
+use crate::scenario::budget;
 use crate::scenario::Change;
-use crate::sim::budget;
 
 /// `whatIf`'s answer.
 #[derive(Serialize)]

@@ -31,7 +31,7 @@ use convert::{
 
 use crate::scenario::Scenario;
 use crate::session::breakpoints::BreakpointSpec;
-use crate::session::history::{Marker, SERIES};
+use crate::session::history::SERIES;
 use crate::session::Session;
 use crate::sim::view;
 
@@ -103,7 +103,7 @@ impl Playground {
         let curated = string_arg(&curated, "fromScenario.curated")?;
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
         // Its run is computed ahead in slices of bounded work (`extend`), so a long run is not
-        // refused here as the runner refuses it (`sim::budget`); a cluster too large for memory
+        // refused here as the runner refuses it (`scenario::budget`); a cluster too large for memory
         // is, by the reader.
         let scenario = Scenario::from_value(&doc).map_err(err)?;
         let mut playground = Self::open(&scenario, false)?;
@@ -279,22 +279,10 @@ impl Playground {
         let from = whole_ms(&from_ms, "markers.from_ms", MAX_ADVANCE_MS)?;
         let to = whole_ms(&to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
         let max = whole_ms(&max, "markers.max", 1e6)? as usize;
-        let all = self.session.history().markers();
-        let lo = all.partition_point(|m| m.at_ms < from);
-        let hi = all.partition_point(|m| m.at_ms <= to);
-        let range = &all[lo..hi.max(lo)];
-        let chosen: Vec<&Marker> = if range.len() <= max {
-            range.iter().collect()
-        } else {
-            let mut by_rank: Vec<&Marker> = range.iter().collect();
-            crate::sort::sort_by_key(&mut by_rank, |m| (rank(m), m.at_ms));
-            by_rank.truncate(max);
-            crate::sort::sort_by_key(&mut by_rank, |m| m.id);
-            by_rank
-        };
+        let (chosen, total) = self.session.history().markers_in(from, to, max);
         to_js(&json!({
             "markers": chosen,
-            "total": range.len(),
+            "total": total,
             "dropped": self.session.history().markers_dropped(),
         }))
     }
@@ -415,16 +403,5 @@ impl Playground {
     #[wasm_bindgen(js_name = __trapForTests)]
     pub fn trap_for_tests(&mut self) {
         panic!("trap requested by a test");
-    }
-}
-
-/// Which markers a crowded timeline keeps first: outcomes and the story's turns before HW moves.
-fn rank(m: &Marker) -> u8 {
-    use crate::session::history::MarkerKind::*;
-    match m.kind {
-        Lost | Failed | Expired | Closed | Leader | Fenced | IsrCommitted | Action => 0,
-        Answered | Purge | Unfenced | IsrProposed => 1,
-        Produce => 2,
-        Hw => 3,
     }
 }

@@ -5,7 +5,7 @@
 use std::hash::Hash;
 
 use super::{held_mut, note_garbage, Completion, Hooks, OpId, Purgatory, Timeout};
-use crate::prefetch::Memory;
+use crate::plumbing::prefetch::Memory;
 use crate::timer::{EntryStore, Fired};
 
 /// Kafka: the reaper thread loops on `advanceClock(200L)`.
@@ -58,7 +58,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         let before = due.len();
         self.timer
             .advance_clock(&mut self.held, now_ms, |fired: Fired<Timeout>| {
-                crate::hot::push(
+                crate::plumbing::hot::push(
                     &mut due,
                     (fired.expiration_ms, fired.task.seq, fired.task.op),
                 );
@@ -120,7 +120,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.estimated_total_operations = self.held.live() as u64;
         // Drained and handed back, so its capacity is reused purge after purge.
         let mut garbage = std::mem::take(&mut self.garbage);
-        crate::prefetch::each_asked_ahead(
+        crate::plumbing::prefetch::each_asked_ahead(
             self,
             &garbage,
             PURGE_PREFETCH_DISTANCE,

@@ -6,12 +6,12 @@
 //! stays small and a frame stays cheap. The page aggregates what is left out ("+ 9,950 more").
 
 use crate::kafka::broker::Broker;
-use crate::kafka::delayed_produce::DelayedProduce;
+use crate::kafka::broker::DelayedProduce;
 use crate::kafka::partition::Partition;
 use crate::kafka::TopicPartition;
 use crate::purgatory::{OpId, Purgatory};
-use crate::scenario::result::RunResult;
 use crate::sim::queue::Scheduled;
+use crate::sim::result::RunResult;
 use crate::sim::Simulation;
 
 mod types;
@@ -235,7 +235,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                 .collect(),
         });
     }
-    crate::sort::sort_by(&mut waiting, |a, b| {
+    crate::plumbing::sort::sort_by(&mut waiting, |a, b| {
         (a.created_ms, &a.op).cmp(&(b.created_ms, &b.op))
     });
     waiting.extend(completed.into_iter().take(MAX_OPERATIONS / 2));
@@ -310,7 +310,7 @@ fn in_flight(sim: &Simulation) -> (Vec<MessageView>, usize) {
         .iter()
         .filter_map(|(at, item)| message_view(sim, at, item, d, alter))
         .collect();
-    crate::sort::sort_by_key(&mut all, |m| m.arrives_ms);
+    crate::plumbing::sort::sort_by_key(&mut all, |m| m.arrives_ms);
     let total = all.len();
     all.truncate(MAX_IN_FLIGHT);
     (all, total)

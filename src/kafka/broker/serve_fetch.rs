@@ -1,100 +1,27 @@
 //! Replication at the leader: a follower's fetch (Kafka: `ReplicaManager.fetchMessages` →
 //! `Partition.updateFollowerFetchState`) and the follower long-poll parked as a `DelayedFetch`.
-//! The follower's own loop is in `fetcher.rs`.
+//! The follower's own loop is `kafka::follower`.
 
 use serde::Serialize;
 
-use super::broker::{Broker, Ctx, Outgoing};
-use super::errors::ErrorCode;
-use super::fetch_buffers::FetchBuffers;
-use super::log::{Batch, EpochEntry};
-use super::metadata::BrokerRegistry;
-use super::tp_map::HostedPartitions;
-use super::{BrokerId, TopicPartition};
+use super::Broker;
+use crate::kafka::errors::ErrorCode;
+use crate::kafka::log::EpochEntry;
+use crate::kafka::messages::{
+    fetch_data_parts, fetch_parts, Ctx, FetchBuffers, FetchPartitionData, FetchPartitionRequest,
+    FetchRequest, FetchResponse, Outgoing,
+};
+use crate::kafka::metadata::BrokerRegistry;
+use crate::kafka::tp_map::HostedPartitions;
+use crate::kafka::trace::{Event, EventId};
+use crate::kafka::{BrokerId, TopicPartition};
 use crate::purgatory::{Completion, Hooks, OpId};
-use crate::trace::{Event, EventId, FetchDataPart, FetchPart};
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FetchPartitionRequest {
-    pub tp: TopicPartition,
-    pub fetch_offset: u64,
-    /// The epoch of the follower's last record, for divergence detection.
-    pub last_fetched_epoch: Option<u32>,
-    pub current_leader_epoch: u32,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FetchRequest {
-    pub follower: BrokerId,
-    pub leader: BrokerId,
-    /// Matches a response to the fetcher state that sent it.
-    pub session: u64,
-    pub broker_epoch: u64,
-    pub max_wait_ms: u64,
-    pub partitions: Vec<FetchPartitionRequest>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FetchPartitionData {
-    pub tp: TopicPartition,
-    pub error: ErrorCode,
-    pub fetch_offset: u64,
-    pub high_watermark: u64,
-    pub log_end_offset: u64,
-    pub batches: Vec<Batch>,
-    /// Kafka's `divergingEpoch`: the follower must truncate to this epoch's end offset.
-    pub diverging: Option<EpochEntry>,
-}
-
-impl FetchPartitionData {
-    pub fn records(&self) -> u64 {
-        self.batches.iter().map(|b| b.count).sum()
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FetchResponse {
-    pub follower: BrokerId,
-    pub leader: BrokerId,
-    pub session: u64,
-    pub partitions: Vec<FetchPartitionData>,
-}
 
 /// Kafka: `DelayedFetch`, a follower fetch with nothing to return yet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DelayedFetch {
     pub request: FetchRequest,
     pub created_ms: u64,
-}
-
-/// One partition a follower fetches from a leader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct FetcherPartition {
-    pub leader_epoch: u32,
-    /// After an error the partition sits out until then (`replica.fetch.backoff.ms`).
-    pub delayed_until_ms: u64,
-}
-
-/// Kafka: a `ReplicaFetcherThread` for one leader (`num.replica.fetchers` = 1).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Fetcher {
-    /// Sorted by topic-partition. A fetcher has a handful of partitions and every fetch walks
-    /// them all, which a list does faster than a tree.
-    pub partitions: Vec<(TopicPartition, FetcherPartition)>,
-    /// The session of the fetch in flight, if any.
-    pub in_flight: Option<u64>,
-    /// When the last fetch left.
-    pub last_sent_ms: u64,
-}
-
-impl Fetcher {
-    pub fn partition_mut(&mut self, tp: TopicPartition) -> Option<&mut FetcherPartition> {
-        let i = self
-            .partitions
-            .binary_search_by_key(&tp, |&(k, _)| k)
-            .ok()?;
-        Some(&mut self.partitions[i].1)
-    }
 }
 
 /// Kafka: `Partition.fetchRecords` / `readFromLog` for one partition of a follower fetch,
@@ -431,30 +358,4 @@ fn send_fetch_response(response: FetchResponse, cause: Option<EventId>, ctx: &mu
         return ctx.send(Outgoing::FetchResponse(response), id);
     }
     ctx.send(Outgoing::FetchResponse(response), cause);
-}
-
-pub(super) fn fetch_parts(request: &FetchRequest, ctx: &Ctx) -> Vec<FetchPart> {
-    request
-        .partitions
-        .iter()
-        .map(|p| FetchPart {
-            tp: ctx.tp_name(p.tp),
-            fetch_offset: p.fetch_offset,
-        })
-        .collect()
-}
-
-fn fetch_data_parts(response: &FetchResponse, ctx: &Ctx) -> Vec<FetchDataPart> {
-    response
-        .partitions
-        .iter()
-        .map(|d| FetchDataPart {
-            tp: ctx.tp_name(d.tp),
-            error: d.error.name(),
-            records: d.records(),
-            high_watermark: d.high_watermark,
-            log_end_offset: d.log_end_offset,
-            diverging_end_offset: d.diverging.map(|e| e.start_offset),
-        })
-        .collect()
 }

@@ -1,113 +1,29 @@
 //! One broker process: the partitions it hosts, its produce and fetch purgatories, its replica
-//! fetchers and its metadata cache. The produce path lives in `produce.rs`, replication in
-//! `fetch.rs`; this file holds the broker's state, the context its handlers write their effects
-//! to, metadata application, ISR expiration and the AlterPartition answer.
+//! fetchers and its metadata cache, with metadata application, ISR expiration and the
+//! AlterPartition answer. Its children hold the rest of what a broker does: `produce` (Kafka's
+//! `appendRecords` and the produce response), `delayed_produce` (a `DelayedProduce` in the produce
+//! purgatory) and `serve_fetch` (a follower's fetch at the leader, and `DelayedFetch`). The
+//! follower's own fetch loop is `kafka::follower`; the messages and the handlers' context are
+//! `kafka::messages`.
+
+mod delayed_produce;
+mod produce;
+mod serve_fetch;
+
+pub use delayed_produce::{DelayedProduce, ProducePartitionStatus};
+pub use serve_fetch::DelayedFetch;
 
 use super::config::Config;
 use super::controller::AlterPartitionError;
-use super::delayed_produce::{DelayedProduce, ProduceDone, ProducePartitionStatus};
-use super::fetch::{DelayedFetch, FetchRequest, FetchResponse};
-use super::fetch_buffers::FetchBuffers;
-use super::fetchers::Fetchers;
+use super::follower::fetchers::Fetchers;
+use super::messages::{Ctx, Outgoing};
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
 use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
-use super::requests::{RequestIdx, RequestLog};
 use super::tp_map::HostedPartitions;
 use super::{BrokerId, TopicPartition};
+use crate::kafka::trace::{Event, EventId};
 use crate::purgatory::Purgatory;
-use crate::trace::{Event, EventId, Trace};
-
-/// A message or timer a broker handler asks the simulation to deliver later.
-#[derive(Clone, Debug)]
-pub enum Outgoing {
-    Fetch(FetchRequest),
-    FetchResponse(FetchResponse),
-    AlterPartition {
-        leader: BrokerId,
-        proposal: AlterPartitionProposal,
-    },
-    /// Wake the follower's fetcher for `leader` at `at_ms` (after a back-off).
-    FetcherWake {
-        follower: BrokerId,
-        leader: BrokerId,
-        at_ms: u64,
-    },
-}
-
-/// Everything a handler may touch besides its own broker.
-pub struct Ctx<'a> {
-    pub now_ms: u64,
-    pub config: &'a Config,
-    pub topic_names: &'a [String],
-    pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
-    pub trace: &'a mut Trace,
-    pub requests: &'a mut RequestLog,
-    pub fetch_buffers: &'a mut FetchBuffers,
-    /// The simulation's schedule sequence: the next number a scheduled item would take.
-    pub schedule_seq: &'a mut u64,
-}
-
-impl Ctx<'_> {
-    /// The place in the simulation's schedule of a timeout started now: the timeout counts as
-    /// scheduled when its operation is added to a purgatory, so when it comes due it expires
-    /// after what was scheduled for that millisecond before it, and before what was scheduled
-    /// after it (scenario-format.md, "Timing rules").
-    pub fn timeout_order(&mut self) -> u64 {
-        let seq = *self.schedule_seq;
-        *self.schedule_seq += 1;
-        seq
-    }
-
-    /// A produce request's id, for a trace event (empty when the trace is off).
-    pub fn request_id(&self, request: RequestIdx) -> String {
-        if self.trace.enabled() {
-            self.requests.get(request).id.to_string()
-        } else {
-            String::new()
-        }
-    }
-
-    /// Hands a message or timer to the simulation, with the event that caused it, so the
-    /// receiver's events can name their cause across the network.
-    pub fn send(&mut self, out: Outgoing, cause: Option<EventId>) {
-        self.outbox.push((out, cause));
-    }
-
-    pub fn emit(
-        &mut self,
-        cause: Option<EventId>,
-        make: impl FnOnce() -> Event,
-    ) -> Option<EventId> {
-        self.trace.emit(self.now_ms, cause, make)
-    }
-
-    /// The client sees `request`'s connection drop instead of an answer (an acks=0 request that
-    /// failed, a broker that crashed before answering); the trace says why.
-    pub fn close_connection(
-        &mut self,
-        request: RequestIdx,
-        broker: BrokerId,
-        reason: &str,
-        cause: Option<EventId>,
-    ) {
-        self.requests.get_mut(request).connection_closed = true;
-        let request_id = self.request_id(request);
-        self.emit(cause, || Event::ConnectionClosed {
-            request: request_id,
-            broker,
-            reason: reason.into(),
-        });
-    }
-
-    /// Kafka's watch-key label, `topic-partition`, for a trace event. Empty (and free) when the
-    /// trace is off, so the hot path never formats names nobody reads.
-    pub fn tp_name(&self, tp: TopicPartition) -> String {
-        if !self.trace.enabled() {
-            return String::new();
-        }
-        format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
-    }
-}
+use delayed_produce::ProduceDone;
 
 /// The high-watermark rule's inputs at this broker, now.
 pub fn hw_rules<'a>(registry: &'a BrokerRegistry, ctx: &Ctx) -> HwRules<'a> {
@@ -146,16 +62,16 @@ pub struct Broker {
     /// The watch keys of the operation being added to a purgatory. Most produces and fetches
     /// wait, so one buffer refilled for each saves a list allocation per request; the purgatory
     /// copies the keys it needs.
-    pub(super) watch_keys: Vec<TopicPartition>,
+    watch_keys: Vec<TopicPartition>,
     /// The purgatory actions a produce request's appends leave for after its handler (Kafka:
     /// `addCompletePurgatoryAction`), in one list reused by every request.
-    pub(super) deferred_actions: Vec<(TopicPartition, LeaderHwChange, Option<EventId>)>,
+    deferred_actions: Vec<(TopicPartition, LeaderHwChange, Option<EventId>)>,
     /// What a produce purgatory call completed or expired, in one list reused by every call
     /// (most calls complete a request, so a fresh list would be an allocation each).
-    pub(super) produce_done: Vec<ProduceDone>,
+    produce_done: Vec<ProduceDone>,
     /// The partition statuses of the produce request being handled, in one list reused by every
     /// request.
-    pub(super) produce_statuses: Vec<ProducePartitionStatus>,
+    produce_statuses: Vec<ProducePartitionStatus>,
 }
 
 /// Kafka: `fetch.purgatory.purge.interval.requests`.

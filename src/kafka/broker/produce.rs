@@ -3,23 +3,14 @@
 //! (`KafkaApis.sendResponseCallback`). A request that must wait for the ISR goes to the produce
 //! purgatory as a `DelayedProduce` (`delayed_produce.rs`).
 
-use super::broker::{hw_rules, Broker, Ctx};
 use super::delayed_produce::ProducePartitionStatus;
-use super::errors::ErrorCode;
-use super::partition::LeaderHwChange;
-use super::requests::{RequestIdx, RequestLog};
-use super::TopicPartition;
-use crate::trace::{Event, EventId, PartitionOutcome};
-
-/// One ProduceRequest as it reaches `appendRecords`: the partitions KafkaApis did not filter out.
-#[derive(Clone, Debug)]
-pub struct ProduceCall {
-    pub request: RequestIdx,
-    pub acks: i64,
-    pub timeout_ms: u64,
-    /// `(slot in the request, partition, record count)`.
-    pub partitions: Vec<(usize, TopicPartition, u64)>,
-}
+use super::{hw_rules, Broker};
+use crate::kafka::errors::ErrorCode;
+use crate::kafka::messages::{Ctx, ProduceCall};
+use crate::kafka::partition::LeaderHwChange;
+use crate::kafka::requests::{RequestIdx, RequestLog};
+use crate::kafka::trace::{Event, EventId, PartitionOutcome};
+use crate::kafka::TopicPartition;
 
 impl Broker {
     /// Kafka: `ReplicaManager.appendRecords` and what `KafkaApis` does around it.

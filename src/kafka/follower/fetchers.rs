@@ -2,8 +2,9 @@
 //! iteration in leader order), as a table indexed by broker id. Every fetch sent and every
 //! response received looks its fetcher up; here that is an index instead of a tree search.
 
-use super::fetch::Fetcher;
-use super::BrokerId;
+use serde::Serialize;
+
+use crate::kafka::{BrokerId, TopicPartition};
 
 #[derive(Clone, Debug, Default)]
 pub struct Fetchers {
@@ -81,5 +82,35 @@ mod tests {
         assert_eq!(fetchers.iter().count(), 1);
         fetchers.clear();
         assert_eq!(fetchers.iter().count(), 0);
+    }
+}
+
+/// One partition a follower fetches from a leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FetcherPartition {
+    pub leader_epoch: u32,
+    /// After an error the partition sits out until then (`replica.fetch.backoff.ms`).
+    pub delayed_until_ms: u64,
+}
+
+/// Kafka: a `ReplicaFetcherThread` for one leader (`num.replica.fetchers` = 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Fetcher {
+    /// Sorted by topic-partition. A fetcher has a handful of partitions and every fetch walks
+    /// them all, which a list does faster than a tree.
+    pub partitions: Vec<(TopicPartition, FetcherPartition)>,
+    /// The session of the fetch in flight, if any.
+    pub in_flight: Option<u64>,
+    /// When the last fetch left.
+    pub last_sent_ms: u64,
+}
+
+impl Fetcher {
+    pub fn partition_mut(&mut self, tp: TopicPartition) -> Option<&mut FetcherPartition> {
+        let i = self
+            .partitions
+            .binary_search_by_key(&tp, |&(k, _)| k)
+            .ok()?;
+        Some(&mut self.partitions[i].1)
     }
 }

@@ -4,16 +4,17 @@
 
 use serde::Serialize;
 
-use super::broker::{Broker, Ctx};
-use super::config::Config;
-use super::errors::ErrorCode;
-use super::produce::{record_statuses, ProduceCall};
-use super::requests::{RequestIdx, RequestLog};
-use super::small_list::SmallList;
-use super::tp_map::HostedPartitions;
-use super::TopicPartition;
+use super::produce::record_statuses;
+use super::Broker;
+use crate::kafka::config::Config;
+use crate::kafka::errors::ErrorCode;
+use crate::kafka::messages::{Ctx, ProduceCall};
+use crate::kafka::requests::{RequestIdx, RequestLog};
+use crate::kafka::small_list::SmallList;
+use crate::kafka::tp_map::HostedPartitions;
+use crate::kafka::trace::{Event, EventId, Gauges, ProduceStatusPart};
+use crate::kafka::TopicPartition;
 use crate::purgatory::{Completion, Hooks, OpId, Watched};
-use crate::trace::{Event, EventId, Gauges, ProduceStatusPart};
 
 /// Kafka: `DelayedProduce.ProducePartitionStatus`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -141,7 +142,7 @@ impl Broker {
         let keys = &mut self.watch_keys;
         keys.clear();
         keys.extend(statuses.iter().map(|s| s.tp));
-        crate::sort::sort(keys);
+        crate::plumbing::sort::sort(keys);
         keys.dedup();
         let op = DelayedProduce {
             request: call.request,

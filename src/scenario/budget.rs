@@ -1,6 +1,6 @@
 //! The work budget: what a scenario will cost to run, estimated up front from its config, topics,
 //! actions and length, in the units of the simulation's work meter
-//! ([`Simulation::work_done`](super::Simulation::work_done)).
+//! ([`Simulation::work_done`](crate::sim::Simulation::work_done)).
 //!
 //! The contract's ranges allow runs no one would wait for (64 brokers, 1,024 partitions with 64
 //! replicas each, for a week; or a day with every period at 0, which checks the ISR every
@@ -18,39 +18,18 @@
 //! ([`check_untraced`]). That is expected, not proven, so such a run is admitted on condition:
 //! the runner stops it, with the same kind of line, if the meter passes the budget after all.
 
-use super::action::{Action, TimedAction};
-use crate::kafka::config::{Config, TopicSpec};
-use crate::scenario::{Scenario, ScenarioError};
+use super::Scenario;
+use super::ScenarioError;
+use crate::kafka::config::TopicSpec;
+use crate::sim::action::{Action, TimedAction};
+pub use crate::sim::meter::MAX_IDLE_PERIOD_MS;
+use crate::sim::meter::{idle_period_ms, Weights};
 
 /// The most work an accepted scenario may cost, in work-meter units. Calibrated on the runner
 /// (`cargo build --release`, 2-core test machine, otherwise idle): a unit cost 40-110 ns over
 /// clusters from 3 brokers to 64 brokers x 1,024 partitions x 64 replicas (wide replica sets are
 /// weighted, see [`Weights`]), so this is 2.5-7 s, and within 10 s with the machine half busy.
 pub const WORK_BUDGET: u64 = 60_000_000;
-
-/// What the meter charges beyond one unit per scheduled item.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    /// Partitions in the cluster: an ISR check looks at every slot of a broker's partition table.
-    pub partitions: u64,
-    /// One partition of a fetch or fetch response. A leader updating a follower's state and its
-    /// high watermark looks at every replica of the partition, so wide replica sets cost more.
-    pub fetch_partition: u64,
-}
-
-impl Weights {
-    pub fn new(topics: &[TopicSpec]) -> Weights {
-        let widest = topics
-            .iter()
-            .map(|t| t.replication_factor)
-            .max()
-            .unwrap_or(1);
-        Weights {
-            partitions: topics.iter().map(|t| u64::from(t.partitions)).sum(),
-            fetch_partition: 1 + u64::from(widest) / 16,
-        }
-    }
-}
 
 /// What a scenario is estimated to cost: `per_ms_milli` thousandths of a unit for each simulated
 /// millisecond of steady traffic, plus `fixed` for the start (every ISR check and fetch runs once
@@ -82,13 +61,6 @@ impl Estimate {
         Some(u64::try_from(ms).unwrap_or(u64::MAX).saturating_sub(1))
     }
 }
-
-/// The most replica states the topics may hold together (the sum over topics of partitions x
-/// replication factor², as each replica's broker keeps the state of every replica of the
-/// partition): what one topic at the contract's maxima (1,024 partitions, 64 replicas) holds,
-/// about 100 MB. More topics than that would take memory without bound, so the scenario reader
-/// refuses them at `topics`.
-pub const MAX_REPLICA_STATES: u64 = 1024 * 64 * 64;
 
 /// Estimates what running `scenario` costs.
 pub fn estimate(scenario: &Scenario) -> Estimate {
@@ -127,7 +99,7 @@ pub fn estimate(scenario: &Scenario) -> Estimate {
 
 /// Refuses a scenario the runner cannot run in reasonable time: an estimate over [`WORK_BUDGET`]
 /// (naming `run_until_ms` and the longest run this cluster could have, or `actions` when they
-/// alone are too much). Topics past [`MAX_REPLICA_STATES`] are a file error already.
+/// alone are too much). Topics past [`crate::kafka::config::MAX_REPLICA_STATES`] are a file error already.
 pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
     let estimate = estimate(scenario);
     let total = estimate.total(scenario.run_until_ms);
@@ -179,10 +151,6 @@ pub fn check_untraced(scenario: &Scenario) -> Result<Admission, ScenarioError> {
         },
     }
 }
-
-/// The longest period the idle fast-forward looks for (a day): a cluster whose settings make
-/// the period longer is simulated normally.
-pub const MAX_IDLE_PERIOD_MS: u64 = 86_400_000;
 
 /// What an untraced run is expected to cost when its cluster goes idle between actions: the
 /// estimate of its busy part, the first `settle` ms after each action (the longest timeout
@@ -244,51 +212,11 @@ pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
     )
 }
 
-/// An idle follower's fetch cycle: parked for the fetch wait, then answered, each way one
-/// network delay.
-pub fn fetch_cycle_ms(config: &Config) -> u64 {
-    config
-        .replica_fetch_wait_max_ms
-        .saturating_add(config.network_delay_ms.saturating_mul(2))
-}
-
-/// The idle fast-forward's period (`sim::fast_forward`) under `config`, with fetch timers whose
-/// coarsest interval is `coarsest_interval_ms`: the least common multiple of the fetch cycle and
-/// that interval. `None` when the settings rule a jump out: a fetch cycle of 0, ISR checks no
-/// further apart than the fetch wait or the network delay, or a period over
-/// [`MAX_IDLE_PERIOD_MS`].
-pub fn idle_period_ms(config: &Config, coarsest_interval_ms: u128) -> Option<u64> {
-    let cycle = fetch_cycle_ms(config);
-    let isr_check = config.isr_expiration_period_ms().max(1);
-    let longest_lead = config
-        .replica_fetch_wait_max_ms
-        .max(config.network_delay_ms);
-    if cycle == 0 || isr_check <= longest_lead || coarsest_interval_ms == 0 {
-        return None;
-    }
-    let (a, b) = (u128::from(cycle), coarsest_interval_ms);
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    u64::try_from(a / x * b)
-        .ok()
-        .filter(|&p| p <= MAX_IDLE_PERIOD_MS)
-}
-
 fn refusal(path: &str, message: String) -> ScenarioError {
     ScenarioError {
         path: path.to_string(),
         message,
     }
-}
-
-/// Partitions x replication factor², summed over the topics: the replica states the brokers keep.
-pub fn replica_states(topics: &[TopicSpec]) -> u64 {
-    topics
-        .iter()
-        .map(|t| u64::from(t.partitions) * u64::from(t.replication_factor).pow(2))
-        .fold(0, u64::saturating_add)
 }
 
 /// `units / period_ms`, in thousandths of a unit per millisecond, rounded up.

@@ -2,12 +2,15 @@
 //! leader (`num.replica.fetchers` = 1), the next fetch sent as soon as a response is appended,
 //! truncation on a diverging epoch, and back-off after errors.
 
-use super::broker::{Broker, Ctx, Outgoing};
-use super::fetch::{
-    fetch_parts, FetchPartitionRequest, FetchRequest, FetchResponse, FetcherPartition,
+pub mod fetchers;
+
+use super::broker::Broker;
+use super::messages::{
+    fetch_parts, Ctx, FetchPartitionRequest, FetchRequest, FetchResponse, Outgoing,
 };
 use super::{BrokerId, TopicPartition};
-use crate::trace::{Event, EventId, FetchDataPart};
+use crate::kafka::trace::{Event, EventId, FetchDataPart};
+use fetchers::FetcherPartition;
 
 impl Broker {
     /// Points each followed partition at its current leader's fetcher (Kafka:

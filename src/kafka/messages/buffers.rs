@@ -8,8 +8,8 @@
 //! holds more partition lists than the cluster has fetchers, nor more batch lists than those
 //! messages carried partitions.
 
-use super::fetch::{FetchPartitionData, FetchPartitionRequest};
-use super::log::Batch;
+use super::{FetchPartitionData, FetchPartitionRequest};
+use crate::kafka::log::Batch;
 
 #[derive(Clone, Debug, Default)]
 pub struct FetchBuffers {

@@ -64,7 +64,7 @@ pub(crate) fn each_asked_ahead<C, T: Copy>(
     let _ = memory;
     #[cfg(not(target_arch = "wasm32"))]
     for (i, &item) in items.iter().enumerate() {
-        if let Some(&ahead) = crate::hot::get(items, i + distance) {
+        if let Some(&ahead) = crate::plumbing::hot::get(items, i + distance) {
             ask(cx, ahead);
         }
         each(cx, item);

@@ -1,0 +1,18 @@
+//! What the model is built with, not what it models: none of this knows Kafka.
+//!
+//! - `sort`: one stable sort for the model's short lists, compiled once.
+//! - `hot`: the purgatory's and the timer's lookups, compiled in place in the size-optimised
+//!   .wasm.
+//! - `prefetch`: a cache-line prefetch that overlaps the purgatory's independent misses.
+//! - `next_fit`: the next-fit search the slab's free slots use.
+//! - [`workload`]: Kafka's `TestPurgatoryPerformance` workload, shared by the native bench and
+//!   the wasm bench page (compiled into the .wasm only with the `workload` feature, so the shipped
+//!   module is unchanged).
+
+pub(crate) mod hot;
+pub(crate) mod next_fit;
+pub(crate) mod prefetch;
+pub(crate) mod sort;
+#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
+#[doc(hidden)]
+pub mod workload;
