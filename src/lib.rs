@@ -18,10 +18,10 @@
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
 //! - [`sweep`]: a scenario at every phase of a beat: what a real broker could answer.
-//! - [`plumbing`]: what the model is built with, not what it models: one stable sort for short
-//!   lists (`sort`), lookups compiled in place in the size-optimised .wasm (`hot`), cache
-//!   prefetches (`prefetch`), the next-fit free list (`next_fit`), and Kafka's purgatory
-//!   benchmark workload (`workload`, shared by the native bench and the wasm bench page).
+//! - [`plumbing`]: what the model is built with, not what it models: lookups compiled in place
+//!   in the size-optimised .wasm (`hot`), cache prefetches (`prefetch`), the next-fit free list
+//!   (`next_fit`), and Kafka's purgatory benchmark workload (`workload`, shared by the native
+//!   bench and the wasm bench page).
 //! - `wasm` (wasm32 only): the one module that knows JavaScript exists.
 
 pub mod compare;

@@ -263,7 +263,7 @@ fn marks(divergence: Option<&Divergence>, rows: &[OutcomeRow]) -> Vec<Mark> {
             }
         }
     }
-    crate::plumbing::sort::sort_by_key(&mut marks, |m| m.at_ms); // stable: the divergence first
+    marks.sort_by_key(|m| m.at_ms); // stable: the divergence first
     marks
 }
 

@@ -106,7 +106,7 @@ impl Partition {
     pub fn initial(tp: TopicPartition, local: BrokerId, assignment: Vec<BrokerId>) -> Self {
         let leader = assignment[0];
         let mut isr = assignment.clone();
-        crate::plumbing::sort::sort(&mut isr);
+        isr.sort();
         let remote_replicas = if leader == local {
             assignment
                 .iter()
@@ -159,7 +159,7 @@ impl Partition {
         if let IsrState::PendingExpand { replica } = self.isr_state {
             if !isr.contains(&replica) {
                 isr.push(replica);
-                crate::plumbing::sort::sort(&mut isr);
+                isr.sort();
             }
         }
         isr
@@ -325,7 +325,7 @@ impl Partition {
         self.isr_state = IsrState::PendingExpand { replica: follower };
         let mut new_isr = self.isr.clone();
         new_isr.push(follower);
-        crate::plumbing::sort::sort(&mut new_isr);
+        new_isr.sort();
         Some(self.proposal(new_isr))
     }
 

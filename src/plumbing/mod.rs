@@ -1,6 +1,5 @@
 //! What the model is built with, not what it models: none of this knows Kafka.
 //!
-//! - `sort`: one stable sort for the model's short lists, compiled once.
 //! - `hot`: the purgatory's and the timer's lookups, compiled in place in the size-optimised
 //!   .wasm.
 //! - `prefetch`: a cache-line prefetch that overlaps the purgatory's independent misses.
@@ -12,7 +11,6 @@
 pub(crate) mod hot;
 pub(crate) mod next_fit;
 pub(crate) mod prefetch;
-pub(crate) mod sort;
 #[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
 #[doc(hidden)]
 pub mod workload;

@@ -306,7 +306,7 @@ impl<K: Ord + Hash + Clone> Watchers<K> {
             .filter(|list| !list.idle)
             .map(|list| (&list.key, &list.entries))
             .collect();
-        crate::plumbing::sort::sort_by(&mut lists, |a, b| a.0.cmp(b.0));
+        lists.sort_by(|a, b| a.0.cmp(b.0));
         lists
     }
 

@@ -269,7 +269,7 @@ pub(crate) fn read_each_unique<'v, T>(
 fn first_repeat(mut named: Vec<(&str, usize)>) -> Option<(usize, usize)> {
     // Stable, so each name's items stay in item order, and each repeat follows the item before
     // it with that name.
-    crate::plumbing::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0));
+    named.sort_by(|a, b| a.0.cmp(b.0));
     named
         .windows(2)
         .filter(|pair| pair[0].0 == pair[1].0)

@@ -223,9 +223,9 @@ impl History {
         let range = &self.markers[lo..hi.max(lo)];
         let mut chosen: Vec<&Marker> = range.iter().collect();
         if range.len() > max {
-            crate::plumbing::sort::sort_by_key(&mut chosen, |m| (m.kind.rank(), m.at_ms));
+            chosen.sort_by_key(|m| (m.kind.rank(), m.at_ms));
             chosen.truncate(max);
-            crate::plumbing::sort::sort_by_key(&mut chosen, |m| m.id);
+            chosen.sort_by_key(|m| m.id);
         }
         (chosen, range.len())
     }

@@ -80,7 +80,7 @@ pub(crate) struct StrSet(Vec<String>);
 impl StrSet {
     /// The set of `items` (in any order, repeats allowed): one sort, not an insert each.
     pub fn from_unordered(mut items: Vec<String>) -> Self {
-        crate::plumbing::sort::sort(&mut items);
+        items.sort();
         items.dedup();
         StrSet(items)
     }

@@ -299,7 +299,7 @@ impl Simulation {
                 timeline.push((expiration_ms, order, item));
             }
         }
-        crate::plumbing::sort::sort_by(&mut timeline, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        timeline.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
         for (_, _, item) in timeline {
             shape.push(item.len() as u64);
             shape.extend(item);
@@ -378,9 +378,7 @@ impl Simulation {
     /// parked fetch's timeout due then (all scheduled after it, see the module's documentation),
     /// the checks among themselves in their old order.
     fn place_isr_checks(&self, checks: &mut Vec<Placed>, moved: &[Placed]) {
-        crate::plumbing::sort::sort_by(checks, |a: &Placed, b: &Placed| {
-            (a.at_ms, a.seq).cmp(&(b.at_ms, b.seq))
-        });
+        checks.sort_by(|a: &Placed, b: &Placed| (a.at_ms, a.seq).cmp(&(b.at_ms, b.seq)));
         let mut start = 0;
         while start < checks.len() {
             let at_ms = checks[start].at_ms;

@@ -217,7 +217,7 @@ impl Agenda {
     /// Items with their places (time, sequence number), in the order they will be processed.
     pub fn iter_placed(&self) -> impl Iterator<Item = (u64, u64, &Scheduled)> {
         let mut all: Vec<&Entry> = self.heap.iter().chain(&self.in_order).collect();
-        crate::plumbing::sort::sort_by(&mut all, |a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
+        all.sort_by(|a, b| b.cmp(a)); // `Entry`'s order is reversed: earliest first
         all.into_iter().map(|e| (e.at_ms, e.seq, &e.what))
     }
 

@@ -56,7 +56,7 @@ impl Simulation {
                     hosted[b.0 as usize].insert(tp, Partition::initial(tp, b, assignment.clone()));
                 }
                 let mut isr = assignment.clone();
-                crate::plumbing::sort::sort(&mut isr);
+                isr.sort();
                 let leader = Some(assignment[0]);
                 records.push(PartitionRecord {
                     tp,
@@ -126,7 +126,7 @@ impl Simulation {
     ) -> Result<Self, SetupError> {
         let mut sim = Simulation::new(seed, config, topics, trace)?;
         sim.phases = phases;
-        crate::plumbing::sort::sort_by_key(&mut actions, |a| a.at_ms); // stable: file order within a millisecond
+        actions.sort_by_key(|a| a.at_ms); // stable: file order within a millisecond
         sim.pending_actions = actions.into();
         Ok(sim)
     }

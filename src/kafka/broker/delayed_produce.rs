@@ -142,7 +142,7 @@ impl Broker {
         let keys = &mut self.watch_keys;
         keys.clear();
         keys.extend(statuses.iter().map(|s| s.tp));
-        crate::plumbing::sort::sort(keys);
+        keys.sort();
         keys.dedup();
         let op = DelayedProduce {
             request: call.request,

@@ -235,9 +235,7 @@ fn produce_purgatory_view(sim: &Simulation, b: &Broker) -> PurgatoryView {
                 .collect(),
         });
     }
-    crate::plumbing::sort::sort_by(&mut waiting, |a, b| {
-        (a.created_ms, &a.op).cmp(&(b.created_ms, &b.op))
-    });
+    waiting.sort_by(|a, b| (a.created_ms, &a.op).cmp(&(b.created_ms, &b.op)));
     waiting.extend(completed.into_iter().take(MAX_OPERATIONS / 2));
     let view = purgatory.timer_view();
     PurgatoryView {
@@ -310,7 +308,7 @@ fn in_flight(sim: &Simulation) -> (Vec<MessageView>, usize) {
         .iter()
         .filter_map(|(at, item)| message_view(sim, at, item, d, alter))
         .collect();
-    crate::plumbing::sort::sort_by_key(&mut all, |m| m.arrives_ms);
+    all.sort_by_key(|m| m.arrives_ms);
     let total = all.len();
     all.truncate(MAX_IN_FLIGHT);
     (all, total)
