@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use super::broker_set;
 use super::history::History;
-use super::str_map::StrMap;
 use crate::kafka::trace::{Event, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
 use crate::scenario::{Path, ScenarioError};
 use crate::sim::Simulation;
+use std::collections::BTreeMap;
 
 const FIELDS: &[&str] = &[
     "answered",
@@ -129,7 +129,7 @@ pub struct Stall {
 pub struct Breakpoints {
     pub spec: BreakpointSpec,
     /// Per partition: committed ISR size and leader, at the controller, as the playhead knows it.
-    partitions: StrMap<(usize, Option<BrokerId>)>,
+    partitions: BTreeMap<String, (usize, Option<BrokerId>)>,
     /// Stalls that already fired: `(partition, since)`.
     /// (A `Vec`: a person sees each one, so there are few; a set type would cost the .wasm its own
     /// copy of `BTreeSet`'s code.)
@@ -249,18 +249,18 @@ impl Breakpoints {
     pub fn next_stall(&self, sim: &Simulation, history: &History) -> Option<Stall> {
         let stall_ms = self.spec.hw_stalled_ms?;
         let now = sim.now_ms();
-        let mut oldest: StrMap<u64> = StrMap::default();
+        let mut oldest: BTreeMap<String, u64> = BTreeMap::new();
         for broker in sim.brokers().iter().filter(|b| b.running) {
             for (_, op) in broker.produce_purgatory.waiting() {
                 for status in op.partitions.iter().filter(|s| s.acks_pending) {
-                    let since =
-                        oldest.get_or_insert_with(&sim.tp_name(status.tp), || op.created_ms);
+                    let since = oldest
+                        .entry(sim.tp_name(status.tp))
+                        .or_insert(op.created_ms);
                     *since = (*since).min(op.created_ms);
                 }
             }
         }
         oldest
-            .into_entries()
             .into_iter()
             .map(|(tp, waiting_since)| {
                 let moved = history.last_hw_move(&tp, now).unwrap_or(0);

@@ -129,7 +129,7 @@ impl Session {
             .ok_or_else(|| command_error("empty"))?
             .action;
         if let Action::Produce(p) = &action {
-            if self.ids.contains(&p.id) {
+            if self.ids.contains(&*p.id) {
                 let quoted = serde_json::to_string(&*p.id).unwrap_or_default();
                 return Err(ScenarioError {
                     path: "command.id".into(),

@@ -8,10 +8,10 @@
 use serde::Serialize;
 
 use super::broker_set;
-use super::str_map::StrMap;
 use crate::kafka::trace::{Event, Gauges, TraceEvent, TraceHash};
 use crate::kafka::BrokerId;
 use crate::sim::Simulation;
+use std::collections::BTreeMap;
 
 /// The step series the history keeps, in this order.
 pub const SERIES: &[&str] = &[
@@ -88,14 +88,14 @@ pub struct Derived {
     gauges: Vec<Gauges>,
     expired: u64,
     /// Per partition (by name): assignment size and committed ISR size, at the controller.
-    partitions: StrMap<(usize, usize)>,
+    partitions: BTreeMap<String, (usize, usize)>,
     min_insync_replicas: usize,
 }
 
 impl Derived {
     /// What the derivation knows at the start of a run.
     pub fn initial(sim: &Simulation) -> Self {
-        let mut partitions = StrMap::default();
+        let mut partitions = BTreeMap::new();
         for p in sim.controller().partitions.values() {
             partitions.insert(sim.tp_name(p.tp), (p.assignment.len(), p.isr.len()));
         }
@@ -194,7 +194,7 @@ pub struct History {
     markers_dropped: u64,
     series: Vec<Series>,
     /// When each partition's HW moved, at its leader, in time order.
-    hw_moves: StrMap<Vec<u64>>,
+    hw_moves: BTreeMap<String, Vec<u64>>,
     scratch: Vec<u8>,
 }
 
@@ -205,7 +205,7 @@ impl History {
             markers: Vec::new(),
             markers_dropped: 0,
             series: vec![Series::default(); SERIES.len()],
-            hw_moves: StrMap::default(),
+            hw_moves: BTreeMap::new(),
             scratch: Vec::new(),
         }
     }
@@ -319,7 +319,7 @@ impl History {
                 }
             }
             Event::HighWatermarkAdvanced { tp, .. } => {
-                self.hw_moves.get_or_insert_with(tp, Vec::new).push(e.at_ms)
+                self.hw_moves.entry(tp.clone()).or_default().push(e.at_ms)
             }
             _ => {}
         }

@@ -26,7 +26,8 @@ pub mod history;
 mod play;
 mod recent;
 mod request_events;
-mod str_map;
+
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -38,7 +39,6 @@ use breakpoints::{BreakpointSpec, Breakpoints, Hit};
 use checkpoints::{Checkpoint, Checkpoints};
 use history::History;
 use recent::Recent;
-use str_map::StrSet;
 
 pub use checkpoints::{EVENTS_PER_CHECKPOINT, MAX_CHECKPOINTS};
 pub use play::QUIET_STEP_MS;
@@ -89,7 +89,7 @@ pub struct Session {
     undo: Option<Box<Undo>>,
     selected: Option<String>,
     /// Produce ids in use, and the next number a generated `pN` id tries.
-    ids: StrSet,
+    ids: BTreeSet<String>,
     next_id: u64,
     /// The what-if the page shows beside this run (the scenario's `compare`, or the person's).
     compare: Option<Change>,
@@ -157,7 +157,7 @@ impl Session {
             breakpoints: Breakpoints::default(),
             undo: None,
             selected: info.selected.clone(),
-            ids: StrSet::default(),
+            ids: BTreeSet::new(),
             next_id: 1,
             compare: scenario.compare.clone(),
         };
@@ -374,12 +374,12 @@ impl Session {
         self.compare = change;
     }
 
-    fn produce_ids(&self) -> StrSet {
+    fn produce_ids(&self) -> BTreeSet<String> {
         let ids = self.actions.iter().filter_map(|a| match &a.action.action {
             Action::Produce(p) => Some(p.id.to_string()),
             _ => None,
         });
-        StrSet::from_unordered(ids.collect())
+        ids.collect()
     }
 }
 

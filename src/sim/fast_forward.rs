@@ -299,7 +299,7 @@ impl Simulation {
                 timeline.push((expiration_ms, order, item));
             }
         }
-        timeline.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        timeline.sort_by_key(|t| (t.0, t.1));
         for (_, _, item) in timeline {
             shape.push(item.len() as u64);
             shape.extend(item);
@@ -377,8 +377,8 @@ impl Simulation {
     /// Gives each moved ISR check a place first in its millisecond: before every moved item and
     /// parked fetch's timeout due then (all scheduled after it, see the module's documentation),
     /// the checks among themselves in their old order.
-    fn place_isr_checks(&self, checks: &mut Vec<Placed>, moved: &[Placed]) {
-        checks.sort_by(|a: &Placed, b: &Placed| (a.at_ms, a.seq).cmp(&(b.at_ms, b.seq)));
+    fn place_isr_checks(&self, checks: &mut [Placed], moved: &[Placed]) {
+        checks.sort_by_key(|c| (c.at_ms, c.seq));
         let mut start = 0;
         while start < checks.len() {
             let at_ms = checks[start].at_ms;

@@ -10,7 +10,7 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
     /// operation, in (expiration, order) order.
     pub fn timeouts(&self) -> Vec<(u64, u64, &O)> {
         let mut waiting: Vec<_> = self.held.timed_iter().collect();
-        waiting.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        waiting.sort_by_key(|w| (w.0, w.1));
         waiting
     }
 
