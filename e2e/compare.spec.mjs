@@ -152,4 +152,18 @@ export default async function compareSpec(ctx) {
     await ctx.screenshot(p, `compare-story-${name.slice(0, 3)}`, { fullPage: false });
     ctx.assertNoErrors(story.errors, `${name}'s story`);
   }
+
+  // A trap while comparing: the first run is rebuilt on a fresh instance and the second with it,
+  // both at the same instant.
+  const trap = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await trap.page.goto(`${ctx.baseURL}#scenario=${S03}&t=25000&compare=acks%3D1`, { waitUntil: 'load' });
+  await playgroundsReady(trap.page);
+  await waitText(trap.page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
+  const recovered = trap.page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('recovered', (e) => resolve(e.detail), { once: true })));
+  await onPlayground(trap.page, (el) => { el.app.guard(() => el.app.sim.__trapForTests()); });
+  await recovered;
+  await waitText(trap.page, '.notices', /Recovered: the session was rebuilt/);
+  const rebuilt = await onPlayground(trap.page, (el) => ({ a: el.app.sim.nowMs, b: el.app.comparison.twin?.sim.nowMs, same: el.app.comparison.twin?.model === el.app.model, change: el.app.comparison.change }));
+  ctx.assert(rebuilt.a === 25000 && rebuilt.b === 25000 && rebuilt.same && rebuilt.change === 'acks=1', `both runs rebuilt on the fresh instance: ${JSON.stringify(rebuilt)}`);
+  await waitText(trap.page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
 }

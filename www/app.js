@@ -196,6 +196,12 @@ export class PlaygroundApp {
       this.history.reset();
       this.ingest();
       this.refresh();
+      // A what-if's second run shared the instance that trapped: it is opened again on this one.
+      const change = this.comparison?.change;
+      if (change) {
+        this.comparison.end({ redraw: false });
+        await this.comparison.onOpen(change);
+      }
       this.notice('ok', `Recovered: the session was rebuilt from its actions, at ${fmt(at)} ms. Nothing was lost.`, { download: saved });
       this.emit('recovered', { at_ms: at });
     } catch (e) {
