@@ -1,6 +1,8 @@
-//! A follower's fetchers, by leader: what `BTreeMap<BrokerId, Fetcher>` gave (lookups, and
-//! iteration in leader order), as a table indexed by broker id. Every fetch sent and every
-//! response received looks its fetcher up; here that is an index instead of a tree search.
+//! A follower's fetchers: a `Fetcher` (Kafka's `ReplicaFetcherThread`'s state for one leader: its
+//! partitions, the fetch in flight), and `Fetchers`, one per leader, as a table indexed by broker
+//! id (lookups, and iteration in leader order). Every fetch sent and every response received
+//! looks its fetcher up: an index, faster than a tree search, which is why this is not a
+//! `BTreeMap<BrokerId, Fetcher>`.
 
 use serde::Serialize;
 
