@@ -118,8 +118,8 @@ pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::R
     })
 }
 
-/// A scenario against itself with one change: the runner's `compare FILE --change C` and the
-/// page's "Compare…".
+/// A scenario against itself with one change: the runner's `compare FILE --change C`. (The
+/// page's `whatIf` takes the same steps with the work budget checked on each run first.)
 pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Comparison), String> {
     let other = change.apply(scenario)?;
     let comparison = compare(scenario, &other, Some(change.describe(scenario)))
