@@ -225,4 +225,29 @@ export default async function embedSpec(ctx) {
   ctx.assert(await nowMs(file.page) > 0, 'the self-contained file steps from file://');
   await ctx.screenshot(file.page, 'embed-self-contained-file', { fullPage: false });
   ctx.assertNoErrors(file.errors, 'self-contained file');
+
+  // theme="auto" follows a docs site's own dark-mode toggle, live: VitePress's class on <html>,
+  // Docusaurus's data-theme, MkDocs Material's data-md-color-scheme; without one, the media query.
+  const host = await ctx.openPage({ viewport: { width: 900, height: 700 }, colorScheme: 'light' });
+  await host.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  await playgroundsReady(host.page, 6);
+  const drawn = () => host.page.evaluate(() => {
+    const pp = document.querySelector('purgatory-playground').shadowRoot.querySelector('.pp');
+    return [pp.dataset.theme, getComputedStyle(pp).backgroundColor];
+  });
+  const light = await drawn();
+  for (const [what, set, unset] of [
+    ['class="dark" on <html>', () => document.documentElement.classList.add('dark'), () => document.documentElement.classList.remove('dark')],
+    ['data-theme="dark"', () => document.documentElement.setAttribute('data-theme', 'dark'), () => document.documentElement.removeAttribute('data-theme')],
+    ['data-md-color-scheme="slate"', () => document.body.setAttribute('data-md-color-scheme', 'slate'), () => document.body.removeAttribute('data-md-color-scheme')],
+  ]) {
+    await host.page.evaluate(set);
+    await host.page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('.pp').dataset.theme === 'dark');
+    const dark = await drawn();
+    ctx.assert(dark[1] !== light[1], `${what}: the element turns dark with the page: ${JSON.stringify([light, dark])}`);
+    await host.page.evaluate(unset);
+    await host.page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('.pp').dataset.theme === 'auto');
+  }
+  ctx.assert(JSON.stringify(await drawn()) === JSON.stringify(light), 'and back to the reader\'s scheme when the page states none');
+  ctx.assertNoErrors(host.errors, 'host dark mode');
 }

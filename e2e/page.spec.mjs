@@ -121,7 +121,7 @@ export default async function pageSpec(ctx) {
   await page.waitForFunction(() => scrollY > 300);
   await page.click('[data-testid="legend-open"]');
   const menu = await page.locator('[data-testid="legend"]').boundingBox();
-  const bar = await page.locator('header.bar').boundingBox();
+  const bar = await page.locator('.bar[role="toolbar"]').boundingBox();
   ctx.assert(bar.y === 0 && menu && menu.y >= bar.y + bar.height - 1 && menu.y < 200, `the legend opens under the bar while scrolled: ${JSON.stringify({ bar, menu })}`);
   await ctx.screenshot(page, 'page-legend-scrolled', { fullPage: false });
   // Every swatch of the legend is drawn as on its panel (the wire's dots and the purge bar were

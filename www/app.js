@@ -5,7 +5,7 @@
 import { SimClock, describeSpeed } from './clock.js';
 import { template } from './template.js';
 import { sharedModel, freshModel, isTrap } from './wasm-module.js';
-import { curatedDoc } from './scenarios.js';
+import { curatedDoc, shortTitle } from './scenarios.js';
 import { EventHistory } from './history.js';
 import { narrationFor } from './narrate.js';
 import { Timeline } from './timeline.js';
@@ -92,7 +92,14 @@ export class PlaygroundApp {
     // What was said about the session before (a fork's undo, a breakpoint, a link) is not about
     // this one.
     this.clearNotices();
-    this.root.querySelector('.pp').dataset.live = String(source.live != null);
+    const pp = this.root.querySelector('.pp');
+    pp.dataset.live = String(source.live != null);
+    // An embed is a region of its host page, named after what it plays (several on one page are
+    // told apart).
+    if (pp.getAttribute('role') === 'region') {
+      const what = this.curatedName ? shortTitle(this.curatedName) : source.live ? 'a live session' : source.label ?? 'a scenario';
+      pp.setAttribute('aria-label', `Purgatory Playground: ${what}`);
+    }
     this.ended = false;
     this.complete = false;
     /** The session's min.insync.replicas, which the cluster view compares each ISR with. */

@@ -28,6 +28,29 @@ const LAYOUT_ATTRS = ['views', 'controls', 'layout'];
 /** Attributes whose change opens another session. */
 const SOURCE_ATTRS = ['scenario', 'src'];
 
+/** The attributes by which documentation sites switch their colour scheme. */
+const SCHEME_ATTRS = ['class', 'data-theme', 'data-md-color-scheme', 'style'];
+
+/**
+ * The host page's own colour scheme where it states one, `dark` or `light`, else null:
+ * `class="dark"` / `"light"` on <html> or <body> (VitePress), `data-theme` (Docusaurus),
+ * `data-md-color-scheme` (MkDocs Material: `slate` is its dark one), or a `color-scheme` of just
+ * `dark` or `light` on <html>.
+ */
+export function hostScheme(doc = document) {
+  const els = [doc.documentElement, doc.body].filter(Boolean);
+  for (const el of els) {
+    if (el.classList.contains('dark')) return 'dark';
+    if (el.classList.contains('light')) return 'light';
+    const theme = el.getAttribute('data-theme');
+    if (theme === 'dark' || theme === 'light') return theme;
+    const md = el.getAttribute('data-md-color-scheme');
+    if (md) return md === 'slate' ? 'dark' : 'light';
+  }
+  const scheme = getComputedStyle(doc.documentElement).colorScheme.trim();
+  return scheme === 'dark' || scheme === 'light' ? scheme : null;
+}
+
 function parseOptions(el) {
   const problems = [];
   // Each problem says what is shown instead.
@@ -116,8 +139,17 @@ export class PurgatoryPlayground extends HTMLElement {
     });
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
-    if (on) this.observer.observe(this);
-    else this.observer.disconnect();
+    // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>.
+    this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
+    if (on) {
+      this.observer.observe(this);
+      for (const el of [document.documentElement, document.body].filter(Boolean)) {
+        this.schemeObserver.observe(el, { attributes: true, attributeFilter: SCHEME_ATTRS });
+      }
+    } else {
+      this.observer.disconnect();
+      this.schemeObserver.disconnect();
+    }
     const method = on ? 'addEventListener' : 'removeEventListener';
     document[method]('visibilitychange', this.onVisibility);
     window[method]('hashchange', this.onHashChange);
@@ -187,11 +219,20 @@ export class PurgatoryPlayground extends HTMLElement {
     Object.assign(app.opts, { loop: opts.loop, speed: opts.speed });
     app.clock.speed = opts.speed;
     const pp = this.shadow.querySelector('.pp');
-    // A what-if's second run has a .pp of its own inside this one: the same theme.
-    for (const el of this.shadow.querySelectorAll('.pp')) el.dataset.theme = opts.theme;
+    this.applyTheme(opts.theme);
     this.style.setProperty('--pp-height', opts.height ?? 'auto');
     pp.classList.toggle('fixed-height', !!opts.height);
     this.report(problems);
+  }
+
+  /**
+   * The theme as drawn: `light` or `dark` as asked; `auto` follows the host page's own scheme
+   * where it states one (`hostScheme`), else the reader's `prefers-color-scheme`.
+   */
+  applyTheme(theme = parseOptions(this).opts.theme) {
+    const drawn = theme === 'auto' ? hostScheme() ?? 'auto' : theme;
+    // A what-if's second run has a .pp of its own inside this one: the same theme.
+    for (const el of this.shadow.querySelectorAll('.pp')) el.dataset.theme = drawn;
   }
 
   /** Shows bad attributes in the element and on the console (once per distinct message). */

@@ -55,11 +55,14 @@ const prefix = (opts) => (opts.twin ? 'b-' : '');
 function panel(name, body, opts) {
   const [title, about] = PANELS[name];
   const pre = prefix(opts);
-  return html`<section class="panel ${name}" data-testid="${pre}panel-${name}" data-story="${pre}panel-${name}" aria-labelledby="${pre}h-${name}">
-  <header class="ph"><h2 id="${pre}h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
+  // A panel is a named region of the full page; in an embed (several on a host page, each panel
+  // name repeated) and in a what-if's second run it is a plain section under its heading.
+  const content = html`<header class="ph"><h2 id="${pre}h-${name}">${title}</h2><button type="button" class="help" data-legend="${name}" aria-label="What the ${title.toLowerCase()} shows (legend)" title="Legend">?</button></header>
   <p class="about">${about}</p>
-  ${body}
-</section>`;
+  ${body}`;
+  return opts.layout === 'page' && !opts.twin
+    ? html`<section class="panel ${name}" data-testid="${pre}panel-${name}" data-story="${pre}panel-${name}" aria-labelledby="${pre}h-${name}">${content}</section>`
+    : html`<section class="panel ${name}" data-testid="${pre}panel-${name}" data-story="${pre}panel-${name}">${content}</section>`;
 }
 
 const produceForm = (full) => html`<form class="produce-form" aria-label="Send a produce request">
@@ -120,7 +123,7 @@ function toolbar(opts) {
       <button type="button" class="menu-btn" data-menu="compare" data-testid="compare-open" aria-expanded="false" title="A second run beside this one, one thing changed">Compare…</button>
       <button type="button" class="menu-btn" data-menu="legend" data-testid="legend-open" aria-expanded="false">Legend</button>
     </div>` : html`<button type="button" class="menu-btn small" data-menu="legend" data-testid="legend-open" aria-expanded="false" aria-label="Legend">?</button>`;
-  return html`<header class="bar" role="toolbar" aria-label="Playground controls">
+  return html`<div class="bar" role="toolbar" aria-label="Playground controls">
     ${page ? html`<h1>Purgatory Playground <small>how Kafka answers acks=all</small></h1>` : null}
     ${picker}
     ${clock}
@@ -128,7 +131,7 @@ function toolbar(opts) {
     ${speed}
     ${menus}
     <span class="hash" title="A fingerprint of this run's whole trace (FNV-1a of its JSON Lines); the runner prints the same with --trace-hash">trace <code data-testid="trace-hash">…</code></span>
-  </header>`;
+  </div>`;
 }
 
 function menusMarkup(opts) {
@@ -180,8 +183,10 @@ export function template(opts) {
   const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics']
     .filter(has)
     .map((v) => panel(v, bodies[v](opts), opts));
-  return html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">
-  ${opts.twin ? html`<p class="run-label"></p>` : null}
+  // The full page is the document's one main; an embed is a labelled region of its host page.
+  const main = opts.layout === 'page';
+  const region = !main && !opts.twin;
+  const inner = html`${opts.twin ? html`<p class="run-label"></p>` : null}
   <div class="top">${opts.controls === 'none' ? null : toolbar(opts)}${menusMarkup(opts)}</div>
   ${has('timeline') ? html`<div class="timeline-wrap" data-story="panel-timeline"></div>` : null}
   <div class="story" data-testid="story" hidden></div>
@@ -190,9 +195,12 @@ export function template(opts) {
   <div class="notices" aria-live="polite"></div>
   ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" data-story="panel-compare" aria-labelledby="h-compare" hidden></section>`}
   ${opts.twin ? html`<div class="grid" role="region" aria-label="The what-if run">${panels}</div>` : html`<div class="runs">
-    <div class="run run-a"><p class="run-label"></p><main class="grid">${panels}</main></div>
+    <div class="run run-a"><p class="run-label"></p>${main ? html`<main class="grid">${panels}</main>` : html`<div class="grid">${panels}</div>`}</div>
     <div class="run run-b" hidden></div>
   </div>`}
-  <p class="live-sr sr-only" aria-live="polite"></p>
-</div>`;
+  <p class="live-sr sr-only" aria-live="polite"></p>`;
+  // An attribute is there or not as a whole (the tag takes no interpolation between attributes).
+  return region
+    ? html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}" role="region" aria-label="Purgatory Playground: a Kafka broker model">${inner}</div>`
+    : html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">${inner}</div>`;
 }

@@ -72,13 +72,14 @@ function partitionBlock(tp, replicas, snap, brokerById, minIsr) {
       <div class="rmeta">${seen}</div>
     </div>`;
   });
-  return html`<section class="partition" aria-label="partition ${tp}" data-story="hw-${topic}-${part}">
+  // A group, not a landmark: the same partition name recurs in every playground on a page.
+  return html`<div class="partition" role="group" aria-label="partition ${tp}" data-story="hw-${topic}-${part}">
     <h3>${tp} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? 'none')}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b></span>
       <span class="kv">HW <b data-testid="hw-${topic}-${part}">${hw ?? '-'}</b></span>
       <span class="kv">ISR <b data-testid="isr-${topic}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader) : null}${leader ? underMinIsr(leader, replicas.length, minIsr) : null}</span>
       ${leader ? html`<span class="kv" title="Kafka's maximalIsr: what the HW is computed with">maximal ISR ${set(leader.maximal_isr)}</span>` : null}</h3>
     ${rows}
-  </section>`;
+  </div>`;
 }
 
 /** One row per partition (many partitions): leader and epoch, HW, ISR, each replica's LEO. */
