@@ -11,6 +11,7 @@ import { narrationFor } from './narrate.js';
 import { Timeline } from './timeline.js';
 import { Story } from './story.js';
 import { Controls } from './controls.js';
+import { Notices } from './notices.js';
 import { Comparison } from './compare.js';
 import { renderCluster } from './views/cluster.js';
 import { renderPurgatory } from './views/purgatory.js';
@@ -20,7 +21,7 @@ import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
 import { fmt } from './views/dom.js';
-import { html, render } from './html.js';
+import { render } from './html.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
 const SLOW_PANEL_MS = 120;
@@ -48,6 +49,10 @@ export class PlaygroundApp {
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
     this.story = new Story(this);
     this.controls = new Controls(this);
+    this.notices = new Notices(this.$('.notices'), {
+      undo: () => this.undo(),
+      download: (text) => this.controls.download('purgatory-session.json', text),
+    });
     // A what-if's second run is a playground of its own, moved by this one's clock; the second
     // run itself (`opts.twin`) compares with nothing.
     this.comparison = opts.twin ? null : new Comparison(this);
@@ -568,26 +573,13 @@ export class PlaygroundApp {
 
   // ---- Notices and events ------------------------------------------------------------------
 
-  /**
-   * A message line above the views: kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork`, `hint`
-   * (the first visit's suggestion, gone once the person has sent an acks=all request).
-   */
-  notice(kind, text, { undo = false, download = null } = {}) {
-    const box = this.$('.notices');
-    const el = document.createElement('p');
-    el.className = `notice ${kind}`;
-    el.setAttribute('role', kind === 'bad' ? 'alert' : 'status');
-    render(el, html`<span>${text}</span>${undo ? html` <button type="button" data-testid="undo" class="undo">Undo</button>` : null}${download ? html` <button type="button" class="download-saved">Download the session</button>` : null} <button type="button" class="dismiss" aria-label="Dismiss">×</button>`);
-    el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.undo(); });
-    el.querySelector('.download-saved')?.addEventListener('click', () => this.controls.download('purgatory-session.json', download));
-    el.querySelector('.dismiss').addEventListener('click', () => el.remove());
-    box.querySelectorAll(`.notice.${kind}`).forEach((n) => n.remove());
-    box.append(el);
-    while (box.children.length > 3) box.firstElementChild.remove();
+  /** A message line above the views (see `Notices.show`). */
+  notice(kind, text, opts) {
+    this.notices.show(kind, text, opts);
   }
 
   clearNotices(kind) {
-    this.$('.notices').querySelectorAll(kind ? `.notice.${kind}` : '.notice').forEach((n) => n.remove());
+    this.notices.clear(kind);
   }
 
   emit(name, detail) {
