@@ -21,13 +21,12 @@
 //   BENCH_FRESH=1   the frame bench takes a fresh snapshot every frame (as if the model changed)
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=7                  the workload's size and rounds
 // Needs `npm run build` (dist/) and, for the workload, `scripts/build-wasm.sh --bench`.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, SERVE_ROOT, REPO_ROOT } from './lib.mjs';
+import { startServer, launchBrowser, openPage, SERVE_ROOT } from './lib.mjs';
 import { startNodeServer } from '../scripts/static-server.mjs';
+import { nativeWorkload, wasmWorkload } from './workload-sides.mjs';
 
 const RUNS = Number(process.argv[2] || 9);
 const ONLY = (process.env.BENCH_ONLY || 'tti,frames,compare,workload,boundary,clock,phases').split(',');
@@ -88,10 +87,6 @@ async function frames(browser, base) {
   console.log(`  (sending the ${r.waiting.toLocaleString('en')} requests took ${r.send_ms} ms)`);
 }
 
-/**
- * The native replay as a process kept alive (`purgatory_workload REQUESTS --serve`): the schedule
- * is drawn once, then each `replay()` times one replay of it.
- */
 /** The frame bench with a what-if's second run beside the first, both with every request waiting. */
 async function compareFrames(browser, base) {
   const n = env('BENCH_N', 10000);
@@ -103,47 +98,6 @@ async function compareFrames(browser, base) {
   console.log(`  both runs + both renders per frame: median ${r.sim_render_ms_median} ms, p95 ${r.sim_render_ms_p95} ms, max ${r.sim_render_ms_max} ms (goal: median <= 8); ${r.fps} fps`);
   console.log(`  mean ms per frame by part: ${Object.entries(r.mean_ms_per_frame).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  seek in the comparison: median ${r.seek_ms_median} ms, max ${r.seek_ms_max} ms (goal: median <= 50); opening the comparison (whatIf + the second run): ${r.compare_start_ms} ms`);
-}
-
-async function nativeWorkload(requests) {
-  const args = ['run', '--release', '--quiet', '--example', 'purgatory_workload', '--', String(requests), '--serve'];
-  const child = spawn('cargo', args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async () => {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`cargo ${args.join(' ')} ended early (status ${child.exitCode})`);
-    return value;
-  };
-  if ((await next()) !== 'ready') throw new Error(`cargo ${args.join(' ')}: no "ready" line`);
-  return {
-    name: 'native',
-    async replay() {
-      child.stdin.write('run\n');
-      const line = await next();
-      const m = /^native_ms ([\d.]+) outcome (.*) phases ([\d.]+) ([\d.]+) ([\d.]+)$/.exec(line);
-      if (!m) throw new Error(`unexpected output from the native workload: ${line}`);
-      return { ms: Number(m[1]), outcome: m[2].trim(), phases: m.slice(3).map(Number) };
-    },
-    close() { child.stdin.end(); },
-  };
-}
-
-/** One wasm build's workload in a page kept open (`bench.html?mode=workload&driven`). */
-async function wasmWorkload(browser, base, name, requests, pkg) {
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${base}www/bench.html?mode=workload&driven&requests=${requests}${pkg ? `&pkg=${pkg}` : ''}`);
-  await page.waitForSelector('[data-testid="bench-result"][data-done]', { state: 'attached', timeout: 120000 });
-  const ready = JSON.parse(await page.textContent('[data-testid="bench-result"]'));
-  if (ready.error || errors.length) throw new Error(`bench.html (${name}): ${ready.error ?? ''} ${errors.join('; ')}`);
-  return {
-    name,
-    async replay() {
-      const r = await page.evaluate(() => window.workloadReplay());
-      if (errors.length) throw new Error(`bench.html (${name}): ${errors.join('; ')}`);
-      return r;
-    },
-    close: () => page.context().close(),
-  };
 }
 
 /**

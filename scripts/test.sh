@@ -60,5 +60,8 @@ stage e2e npm run e2e
 # The model against Apache Kafka itself: a real KRaft cluster from Maven Central's jars replays the
 # subset (s01, s03, s06) twice and must agree field by field (about 5 minutes).
 stage kafka-check scripts/kafka-check.sh --no-report
+# Kafka's own purgatory replays a small schedule of the purgatory bench (issue 29) and must
+# complete and expire the same requests as the crate's.
+stage kafka-purgatory scripts/bench-kafka.sh --check
 
 printf '\nstages: all %d passed in %d s (each stage above prints its own test counts)\n' "$passed" $((SECONDS - start))

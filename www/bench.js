@@ -35,12 +35,14 @@ async function workload() {
     ? await import('./bench-pkg-o3/purgatory_playground.js')
     : await import('./bench-pkg/purgatory_playground.js');
   const { default: init, PurgatoryWorkload } = glue;
-  await init();
+  const { memory } = await init();
   const w = new PurgatoryWorkload(requests);
   const replay = () => {
     const t0 = performance.now();
     const [outcome, phases] = w.run().split(' phases ');
-    return { ms: round(performance.now() - t0), outcome, phases: phases.split(' ').map(Number) };
+    const ms = round(performance.now() - t0);
+    // The module's linear memory, which only grows: its peak so far.
+    return { ms, outcome, phases: phases.split(' ').map(Number), memory_kb: memory.buffer.byteLength / 1024 };
   };
   if (params.has('driven')) {
     // e2e/bench.mjs calls it once a round, between native replays (the workload stays alive).

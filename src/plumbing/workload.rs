@@ -107,6 +107,31 @@ impl Schedule {
     }
 }
 
+impl Schedule {
+    /// The schedule as a file another implementation replays (`tools/kafka-purgatory-bench` reads
+    /// it, so that Kafka's purgatory gets exactly this job), all little-endian: `PPWL`, u32
+    /// version 1, u32 requests, u32 timeout ms, u32 key count, the watch keys (u32 each), u64 end
+    /// ms, then every arrival ms and every completion ms (u32 each, in request order).
+    pub fn write_file(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let keys = watch_keys();
+        let header = [
+            1,
+            self.arrive_ms.len() as u32,
+            TIMEOUT_MS as u32,
+            keys.len() as u32,
+        ];
+        out.write_all(b"PPWL")?;
+        for word in header.iter().chain(&keys) {
+            out.write_all(&word.to_le_bytes())?;
+        }
+        out.write_all(&self.end_ms.to_le_bytes())?;
+        for ms in self.arrive_ms.iter().chain(&self.completes_at_ms) {
+            out.write_all(&ms.to_le_bytes())?;
+        }
+        Ok(())
+    }
+}
+
 /// E[min(L, c)] for L log-normal(mu, sigma): the mean time a request stays in the purgatory.
 fn mean_residency_ms(mu: f64, sigma: f64, c: f64) -> f64 {
     // Numerically, by the same sampler, to avoid needing the normal CDF.
