@@ -226,7 +226,7 @@ async function phases(browser, base) {
     const r = await page.evaluate(async () => {
       const el = document.querySelector('purgatory-playground');
       while (!el.app.phases) await new Promise((res) => setTimeout(res, 20));
-      el.app.setPlaying(false); // the sweep alone in the frames
+      el.app.playback.setPlaying(false); // the sweep alone in the frames
       const panel = el.shadowRoot.querySelector('.panel.phases');
       window.__frameMs.length = 0;
       const t0 = performance.now();

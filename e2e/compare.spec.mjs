@@ -45,7 +45,7 @@ export default async function compareSpec(ctx) {
   await page.getByTestId('step').click();
   const stepped = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
   ctx.assert(stepped[0] === stepped[1] && stepped[0] >= 20000, `a step moves both: ${stepped}`);
-  await onPlayground(page, (el) => el.app.seek(40000));
+  await onPlayground(page, (el) => el.app.playback.seek(40000));
   const sought = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
   ctx.assert(sought[0] === 40000 && sought[1] === 40000, `a seek moves both: ${sought}`);
   const marks = await page.$$eval('[data-testid="tl-divergence"]', (els) => els.map((e) => e.dataset.at));
@@ -53,7 +53,7 @@ export default async function compareSpec(ctx) {
 
   // Breakpoints act on both runs: "a request is answered" stops at B's answer (20,000 ms), which
   // comes long before A's (37,310).
-  await onPlayground(page, (el) => el.app.seek(19000));
+  await onPlayground(page, (el) => el.app.playback.seek(19000));
   await page.click('[data-menu="breakpoints"]');
   await page.click('[data-testid="breakpoint-answered"]');
   await page.keyboard.press('Escape');
@@ -87,7 +87,7 @@ export default async function compareSpec(ctx) {
   // A live session: compared up to the playhead, and again after each action.
   await page.goto(ctx.baseURL, { waitUntil: 'load' });
   await playgroundsReady(page);
-  await onPlayground(page, (el) => { el.pause(); el.command({ action: 'pause_follower', broker: 2 }); el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] }); el.app.advance(3000, false); });
+  await onPlayground(page, (el) => { el.pause(); el.command({ action: 'pause_follower', broker: 2 }); el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] }); el.app.playback.advance(3000, false); });
   await page.click('[data-menu="compare"]');
   await page.getByTestId('compare-what').selectOption('acks');
   await page.getByTestId('compare-value').fill('1');

@@ -87,7 +87,7 @@ function assertShown(ctx, text, hostile, where) {
 
 /** Plays the open session to its end and walks the views that show the strings. */
 async function walk(ctx, page) {
-  await onPlayground(page, (el) => { el.app.seek(100); el.app.refresh(); });
+  await onPlayground(page, (el) => { el.app.playback.seek(100); el.app.refresh(); });
   await page.waitForFunction(() => document.querySelector('purgatory-playground').nowMs >= 100);
   for (const id of ['p2', 'p3']) {
     await onPlayground(page, (el, r) => { el.app.select(r); el.app.refresh(); }, id);
@@ -116,7 +116,7 @@ export default async function hostileSpec(ctx) {
     const picked = await page.textContent('[data-testid="scenario-pick"]');
     ctx.assert(picked.includes(P.name) || (await inspect(page)).text.includes(P.name), 'the scenario name is shown as text');
     // The story: its captions and a target that matches no element.
-    await onPlayground(page, (el) => { el.app.seek(0); el.app.story.start(); });
+    await onPlayground(page, (el) => { el.app.playback.seek(0); el.app.story.start(); });
     await page.waitForSelector('[data-testid="story-caption"]');
     ctx.assert((await page.textContent('[data-testid="story-caption"]')).includes(P.caption), 'the first caption shows literally');
     await page.click('[data-testid="story-next"]');
@@ -192,7 +192,7 @@ export default async function hostileSpec(ctx) {
     await page.goto(`${dir}author.html`, { waitUntil: 'load' });
     await playgroundsReady(page, 3);
     for (const index of [0, 1]) {
-      await onPlayground(page, (el) => { el.app.seek(100); el.app.select('p2'); el.app.refresh(); }, null, index);
+      await onPlayground(page, (el) => { el.app.playback.seek(100); el.app.select('p2'); el.app.refresh(); }, null, index);
       const code = await onPlayground(page, (el) => el.shadowRoot.querySelector('.cp-body').textContent, null, index);
       ctx.assert(code.includes(P.topic), `element ${index}: the code path shows the topic literally`);
     }

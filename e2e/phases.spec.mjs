@@ -25,7 +25,7 @@ export default async function phasesSpec(ctx) {
   // A segment opens the run at its middle phase, where p1 succeeds.
   await page.click('.panel.phases .seg.ok');
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.label === 'φ = 495');
-  const p1 = await onPlayground(page, (el) => { el.app.seek(60000); return JSON.parse(el.app.sim.result()).responses[0]; });
+  const p1 = await onPlayground(page, (el) => { el.app.playback.seek(60000); return JSON.parse(el.app.sim.result()).responses[0]; });
   ctx.assert(p1.responded_ms === 30505 && p1.partitions[0].error === 'NONE', `at φ = 495 p1 succeeds at the shrink's commit: ${JSON.stringify(p1)}`);
   ctx.assertNoErrors(errors, 'phases on the page');
 

@@ -1,8 +1,7 @@
-// One playground: its own model handle (one session of the broker model), clock, event history
+// One playground: its own model handle (one session of the broker model), playback, event history
 // and views, mounted in one root (the element's shadow root). Nothing here is global, so a page
 // holds several over the one shared wasm module. JS holds no simulation state: it sends commands,
 // moves the playhead, and draws the snapshot and the trace events the handle returns.
-import { SimClock, describeSpeed } from './clock.js';
 import { template } from './template.js';
 import { sharedModel, freshModel, isTrap } from './wasm-module.js';
 import { curatedDoc, shortTitle } from './scenarios.js';
@@ -13,6 +12,7 @@ import { Story } from './story.js';
 import { Controls } from './controls.js';
 import { Notices } from './notices.js';
 import { Comparison } from './compare.js';
+import { Playback } from './playback.js';
 import { renderCluster } from './views/cluster.js';
 import { renderPurgatory } from './views/purgatory.js';
 import { renderWheel, WheelChanges } from './views/wheel.js';
@@ -43,7 +43,9 @@ export class PlaygroundApp {
     render(root, template(opts));
     this.$ = (sel) => root.querySelector(sel);
     this.has = (view) => opts.views.includes(view);
-    this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => this.onFrame());
+    this.playback = new Playback(this);
+    /** The playback's clock (the speed control sets its pace, the element starts and stops it). */
+    this.clock = this.playback.clock;
     this.history = new EventHistory();
     this.wheelChanges = new WheelChanges();
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
@@ -71,7 +73,6 @@ export class PlaygroundApp {
     this.source = null;
     this.selected = null;
     this.announcedAt = 0;
-    this.ended = false;
   }
 
   // ---- Opening a session -------------------------------------------------------------------
@@ -105,7 +106,7 @@ export class PlaygroundApp {
       const what = this.curatedName ? shortTitle(this.curatedName) : source.live ? 'a live session' : source.label ?? 'a scenario';
       pp.setAttribute('aria-label', `Purgatory Playground: ${what}`);
     }
-    this.ended = false;
+    this.playback.ended = false;
     this.complete = false;
     /** The session's min.insync.replicas, which the cluster view compares each ISR with. */
     this.minIsr = this.guard(() => this.sim.setup().config.min_insync_replicas) ?? 1;
@@ -130,7 +131,7 @@ export class PlaygroundApp {
     // What the link or the file compares with (or `compare`, the element's attribute).
     await this.comparison?.onOpen(compare);
     const autoplay = play ?? (source.live != null);
-    if (autoplay && !this.story.active) this.setPlaying(true);
+    if (autoplay && !this.story.active) this.playback.setPlaying(true);
     return null;
   }
 
@@ -224,110 +225,6 @@ export class PlaygroundApp {
     }
   }
 
-  // ---- The clock ---------------------------------------------------------------------------
-
-  setPlaying(on) {
-    if (!this.sim) return;
-    const ext = this.guard(() => this.sim.extent());
-    if (on && ext && ext.at_end) return;
-    this.clock.setPlaying(on);
-    // A question about acting at this instant is moot once the clock moves on.
-    if (on) this.$('.notices .notice.confirm')?.remove();
-    if (on && this.clock.speed === 'auto') this.clock.quietSince = performance.now();
-    this.controls.updatePlay();
-  }
-
-  /** Whether the run is playing: a what-if's second run plays while the first one's clock does. */
-  get playing() {
-    return (this.opts.leader ?? this).clock.playing;
-  }
-
-  togglePlay() {
-    this.setPlaying(!this.clock.playing);
-  }
-
-  /** Called by the clock with whole simulated ms to run. */
-  advance(ms, stopAtNotable) {
-    const run = this.story.clamp(ms);
-    if (run <= 0) {
-      this.story.reached(this.sim.nowMs);
-      return null;
-    }
-    const done = this.guard(() => this.sim.advance(run, stopAtNotable));
-    if (!done) return null;
-    if (done.hit) this.breakpointHit(done.hit);
-    this.ingest();
-    this.dirty = true;
-    this.comparison?.follow();
-    if (!this.story.reached(done.now_ms)) this.checkEnd();
-    return done;
-  }
-
-  stepForward() {
-    const done = this.guard(() => this.sim.step());
-    if (done?.hit) this.breakpointHit(done.hit);
-    this.afterJump();
-  }
-
-  stepBack() {
-    this.setPlaying(false);
-    this.guard(() => this.sim.stepBack());
-    this.afterJump();
-  }
-
-  seek(ms) {
-    this.guard(() => this.sim.seek(Math.max(0, Math.round(ms))));
-    this.afterJump();
-  }
-
-  /** Jumps to the previous (-1) or next (+1) timeline marker. */
-  jumpMarker(dir) {
-    const now = this.sim.nowMs;
-    const target = this.timeline?.markerNear(now, dir);
-    if (target != null) this.seek(target);
-  }
-
-  afterJump() {
-    this.comparison?.follow({ jump: true });
-    this.ingest();
-    this.checkEnd();
-    this.refresh();
-  }
-
-  restart({ play = this.source?.live != null } = {}) {
-    this.story.stop();
-    if (this.source) this.open(this.source, { play });
-  }
-
-  breakpointHit(hit) {
-    this.clock.setPlaying(false);
-    this.controls.updatePlay();
-    this.notice('bp', `Breakpoint: ${hit.text} (at ${fmt(hit.at_ms)} ms).`);
-    this.emit('breakpoint', hit);
-  }
-
-  checkEnd() {
-    if (this.opts.twin) return; // the first run says when the scenario ends
-    const ext = this.guard(() => this.sim.extent());
-    if (!ext) return;
-    const atEnd = ext.at_end;
-    if (atEnd && !this.ended) {
-      this.ended = true;
-      this.clock.setPlaying(false);
-      this.controls.updatePlay();
-      this.emit('end', { at_ms: ext.now_ms, result: JSON.parse(this.sim.result()) });
-      if (this.opts.loop) {
-        // Again from the start, playing, unless the reader moved away from the end meanwhile.
-        setTimeout(() => { if (this.sim && this.ended) this.restart({ play: true }); }, 1500);
-      } else {
-        this.controls.showEnd();
-      }
-    } else if (!atEnd && this.ended) {
-      this.ended = false;
-      this.controls.hideEnd();
-    }
-  }
-
   // ---- Commands ----------------------------------------------------------------------------
 
   /**
@@ -375,8 +272,7 @@ export class PlaygroundApp {
 
   /** After commands: saved for recovery, their events taken, the newest request selected, drawn. */
   settle(cmd, done) {
-    this.ended = false;
-    this.controls.hideEnd();
+    this.playback.resume();
     this.controls.updateKafkaMark(); // the run is no longer the scenario as Kafka was checked on
     this.phases?.restart(); // the run's actions changed
     if (cmd.action === 'produce' && cmd.acks === -1) this.clearNotices('hint'); // done what it says
@@ -402,7 +298,7 @@ export class PlaygroundApp {
       this.saveForRecovery();
       this.complete = false;
       this.timeline?.invalidate({ now: true });
-      this.afterJump();
+      this.playback.afterJump();
       this.comparison?.rerun();
     }
   }
@@ -492,10 +388,10 @@ export class PlaygroundApp {
     const fraction = this.reducedMotion.matches ? 0 : (this.opts.leader ?? this).clock.fraction;
     if (!this.dirty) {
       // Messages still glide between whole milliseconds at slow speeds.
-      if (this.playing && this.snap?.in_flight.length && fraction) this.drawCluster(fraction);
+      if (this.playback.playing && this.snap?.in_flight.length && fraction) this.drawCluster(fraction);
       return;
     }
-    const slowDue = !this.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
+    const slowDue = !this.playback.playing || this.forceAll || wall - (this.lastSlow ?? 0) >= SLOW_PANEL_MS;
     this.dirty = false;
     const snap = this.snapshot();
     if (!snap) return;
@@ -585,12 +481,6 @@ export class PlaygroundApp {
   emit(name, detail) {
     if (this.opts.twin) return; // the element's events are the first run's
     this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
-  speedText() {
-    return this.clock.speed === 'auto'
-      ? `auto · ${this.clock.playing ? describeSpeed(this.clock.rate) : 'paused'}`
-      : `${describeSpeed(this.clock.speed)}${this.clock.playing ? '' : ' · paused'}`;
   }
 
   destroy() {

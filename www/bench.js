@@ -186,13 +186,13 @@ async function frames() {
     last = ts;
   };
   clock.stop();
-  app.setPlaying(true);
+  app.playback.setPlaying(true);
   clock.start();
   const simStart = app.sim.nowMs;
   const t0 = performance.now();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const elapsed = (performance.now() - t0) / 1000;
-  app.setPlaying(false);
+  app.playback.setPlaying(false);
   clock.tick = tick;
   const frameCount = perFrame.length;
   // Seeks in a comparison: both runs to one instant and both drawn, back and forth over the
@@ -203,7 +203,7 @@ async function frames() {
     for (let i = 0; i < 16; i++) {
       const target = Math.round(simStart + ((i * 7) % 16) * (end - simStart) / 16);
       const t = performance.now();
-      app.seek(target);
+      app.playback.seek(target);
       seekMs.push(performance.now() - t);
       if (app.comparison.twin.sim.nowMs !== app.sim.nowMs) throw new Error('the runs parted on a seek');
     }

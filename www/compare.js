@@ -144,8 +144,8 @@ export class Comparison {
         at = done.now_ms;
         if (done.hit) {
           // A breakpoint of the second run stops both there (the first is at most a frame ahead).
-          app.seek(done.hit.at_ms);
-          app.breakpointHit({ ...done.hit, text: `in run B, ${done.hit.text}` });
+          app.playback.seek(done.hit.at_ms);
+          app.playback.breakpointHit({ ...done.hit, text: `in run B, ${done.hit.text}` });
           return;
         }
       }
@@ -182,8 +182,8 @@ export class Comparison {
     if (b.dataset.testid === 'compare-end') this.end();
     else if (b.dataset.testid === 'compare-again') this.rerun();
     else if (b.dataset.testid === 'divergence-seek' && this.report?.divergence) {
-      this.app.setPlaying(false);
-      this.app.seek(this.report.divergence.at_ms);
+      this.app.playback.setPlaying(false);
+      this.app.playback.seek(this.report.divergence.at_ms);
     } else if (b.dataset.request) {
       this.app.select(b.dataset.request);
       this.twin?.select(b.dataset.request);

@@ -29,10 +29,10 @@ export class Controls {
     const root = this.app.root;
     const on = (sel, ev, f) => root.querySelector(sel)?.addEventListener(ev, f);
     root.addEventListener('click', (ev) => this.onClick(ev));
-    on('[data-testid="play"]', 'click', () => this.app.togglePlay());
-    on('[data-testid="step"]', 'click', () => this.app.stepForward());
-    on('[data-testid="step-back"]', 'click', () => this.app.stepBack());
-    on('[data-testid="restart"]', 'click', () => this.app.restart());
+    on('[data-testid="play"]', 'click', () => this.app.playback.toggle());
+    on('[data-testid="step"]', 'click', () => this.app.playback.step());
+    on('[data-testid="step-back"]', 'click', () => this.app.playback.stepBack());
+    on('[data-testid="restart"]', 'click', () => this.app.playback.restart());
     on('[data-testid="speed"]', 'change', (ev) => this.setSpeed(ev.target.value));
     on('.produce-form', 'submit', (ev) => { ev.preventDefault(); this.produce(1); });
     on('.burst-send', 'click', () => this.produce(wholeNumber(this.$('[name=burst]').value)));
@@ -82,13 +82,13 @@ export class Controls {
       const t = ev.composedPath()[0];
       if (t instanceof Element && t.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return;
       const act = {
-        p: () => this.app.togglePlay(),
-        n: () => this.app.stepForward(),
-        ']': () => this.app.stepForward(),
-        '[': () => this.app.stepBack(),
+        p: () => this.app.playback.toggle(),
+        n: () => this.app.playback.step(),
+        ']': () => this.app.playback.step(),
+        '[': () => this.app.playback.stepBack(),
         // A step is one event (a fetch every few ms); these go from marked moment to marked moment.
-        '}': () => { this.app.setPlaying(false); this.app.jumpMarker(1); },
-        '{': () => { this.app.setPlaying(false); this.app.jumpMarker(-1); },
+        '}': () => { this.app.playback.setPlaying(false); this.app.playback.jumpMarker(1); },
+        '{': () => { this.app.playback.setPlaying(false); this.app.playback.jumpMarker(-1); },
       }[ev.key];
       if (!act || !this.app.sim) return;
       ev.preventDefault();
@@ -124,8 +124,8 @@ export class Controls {
     else if (b.dataset.only) { this.filter.only = b.dataset.only; this.app.refresh(); }
     else if (b.dataset.menu) this.toggleMenu(b.dataset.menu, b);
     else if (b.dataset.legend) this.openLegend(b.dataset.legend, b);
-    else if (b.dataset.end === 'restart') this.app.restart();
-    else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.hideEnd(); this.app.ended = false; this.app.setPlaying(true); }
+    else if (b.dataset.end === 'restart') this.app.playback.restart();
+    else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.app.playback.resume(); this.app.playback.setPlaying(true); }
     // A button outside the menus closes them, unless it is one that opens a menu (the legend's
     // "?" buttons on the panels open the legend at their section).
     if (!b.closest('.menu') && !b.dataset.menu && !b.dataset.legend) this.closeMenus();
@@ -525,7 +525,7 @@ export class Controls {
 
   updateSpeed() {
     const el = this.$('[data-testid="speed-now"]');
-    const text = this.app.speedText();
+    const text = this.app.playback.speedText();
     if (el && el.textContent !== text) el.textContent = text;
   }
 

@@ -179,7 +179,7 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     else {
       this.applyLight();
-      if (name === 'autoplay' && value !== null && this.app.sim) this.app.setPlaying(true);
+      if (name === 'autoplay' && value !== null && this.app.sim) this.app.playback.setPlaying(true);
     }
   }
 
@@ -444,18 +444,18 @@ export class PurgatoryPlayground extends HTMLElement {
 
   get nowMs() { return this.app?.sim?.nowMs ?? 0; }
   get playing() { return !!this.app?.clock.playing; }
-  play() { this.app?.setPlaying(true); }
-  pause() { this.app?.setPlaying(false); }
-  step() { this.app?.stepForward(); }
-  stepBack() { this.app?.stepBack(); }
-  restart() { this.app?.restart(); }
+  play() { this.app?.playback.setPlaying(true); }
+  pause() { this.app?.playback.setPlaying(false); }
+  step() { this.app?.playback.step(); }
+  stepBack() { this.app?.playback.stepBack(); }
+  restart() { this.app?.playback.restart(); }
 
   /** Moves the playhead to `ms` (a whole number ≥ 0). Throws on anything else. */
   seek(ms) {
     if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${typeof ms === "number" ? String(ms) : JSON.stringify(ms)}`);
     this.requireOpen('seek');
     this.app.computeUntil(ms);
-    this.app.seek(ms);
+    this.app.playback.seek(ms);
   }
 
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */

@@ -52,7 +52,7 @@ export class Story {
     this.app.controls.updateSpeedPick?.();
     if (atMs != null) this.showAt(atMs);
     else {
-      if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.seek(0);
+      if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.playback.seek(0);
       this.goTo(0);
     }
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
@@ -88,7 +88,7 @@ export class Story {
     else {
       // After the last caption: the rest of the run, at the story pace.
       this.stopAt = null;
-      this.app.setPlaying(true);
+      this.app.playback.setPlaying(true);
       this.render(this.index, 'The story is over: the run plays on to its end. Scrub the timeline to look again at any instant.');
     }
   }
@@ -108,17 +108,17 @@ export class Story {
     this.stopAt = at;
     this.index = i - 1;
     this.render(i - 1, `Playing to ${fmt(at)} ms… (Next again to go there at once)`);
-    this.app.setPlaying(true);
+    this.app.playback.setPlaying(true);
   }
 
   /** Stops at caption `i`'s instant (computed that far, if need be) and shows it. */
   holdAt(i) {
     const at = this.steps[i].at_ms;
     this.stopAt = null;
-    this.app.setPlaying(false);
+    this.app.playback.setPlaying(false);
     if (this.app.sim.nowMs !== at) {
       this.app.computeUntil(at);
-      this.app.seek(at);
+      this.app.playback.seek(at);
     }
     this.show(i);
   }
@@ -134,7 +134,7 @@ export class Story {
     if (this.stopAt == null || now < this.stopAt) return false;
     const i = this.steps.findIndex((s) => s.at_ms === this.stopAt);
     this.stopAt = null;
-    this.app.setPlaying(false);
+    this.app.playback.setPlaying(false);
     this.show(i);
     return true;
   }

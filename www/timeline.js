@@ -81,12 +81,12 @@ export class Timeline {
     };
     const seekTo = (ms) => {
       const limit = this.limitMs();
-      this.app.seek(Math.min(ms, limit));
+      this.app.playback.seek(Math.min(ms, limit));
     };
     el.addEventListener('pointerdown', (ev) => {
       if (ev.button !== 0) return;
       const mark = ev.target.closest('.tl-mark');
-      this.app.setPlaying(false);
+      this.app.playback.setPlaying(false);
       if (mark) {
         seekTo(Number(mark.dataset.at));
         return;
@@ -110,8 +110,8 @@ export class Timeline {
     for (const b of this.wrap.querySelectorAll('[data-jump]')) {
       b.addEventListener('click', () => {
         if (!this.app.sim) return;
-        this.app.setPlaying(false);
-        this.app.jumpMarker(Number(b.dataset.jump));
+        this.app.playback.setPlaying(false);
+        this.app.playback.jumpMarker(Number(b.dataset.jump));
       });
     }
     this.wrap.querySelector('.tl-zoom').addEventListener('click', (ev) => {
@@ -135,20 +135,20 @@ export class Timeline {
         return;
       }
       const keys = {
-        ArrowLeft: () => this.app.jumpMarker(-1),
-        ArrowRight: () => this.app.jumpMarker(1),
-        ArrowDown: () => this.app.jumpMarker(-1),
-        ArrowUp: () => this.app.jumpMarker(1),
-        Home: () => this.app.seek(0),
-        End: () => this.app.seek(this.limitMs()),
-        PageUp: () => this.app.seek(Math.max(0, this.app.sim.nowMs - this.step())),
-        PageDown: () => this.app.seek(Math.min(this.limitMs(), this.app.sim.nowMs + this.step())),
+        ArrowLeft: () => this.app.playback.jumpMarker(-1),
+        ArrowRight: () => this.app.playback.jumpMarker(1),
+        ArrowDown: () => this.app.playback.jumpMarker(-1),
+        ArrowUp: () => this.app.playback.jumpMarker(1),
+        Home: () => this.app.playback.seek(0),
+        End: () => this.app.playback.seek(this.limitMs()),
+        PageUp: () => this.app.playback.seek(Math.max(0, this.app.sim.nowMs - this.step())),
+        PageDown: () => this.app.playback.seek(Math.min(this.limitMs(), this.app.sim.nowMs + this.step())),
       };
       const act = keys[ev.key];
       if (!act || !this.app.sim) return;
       ev.preventDefault();
       ev.stopPropagation();
-      this.app.setPlaying(false);
+      this.app.playback.setPlaying(false);
       act();
     });
   }

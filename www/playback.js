@@ -1,0 +1,145 @@
+// The playhead of one playground: playing and pausing, the clock's steps forward, stepping and
+// seeking, marker jumps, breakpoints and the end of a scenario. Every move goes through the
+// model's handle (`app.sim`), then hands the passed events to the app (`ingest`) and marks the
+// views for the next frame (`app.dirty`), or redraws them at once after a jump (`app.refresh`).
+// A what-if's second run has its own playback moved by the first one's clock (`opts.leader`).
+import { SimClock, describeSpeed } from './clock.js';
+import { fmt } from './views/dom.js';
+
+export class Playback {
+  /** @param {import('./app.js').PlaygroundApp} app */
+  constructor(app) {
+    this.app = app;
+    /** The animation-frame clock: its `advance` runs the model, its frame draws the views. */
+    this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => app.onFrame());
+    /** Whether the scenario's end has been reached and said (the `end` event, the end panel). */
+    this.ended = false;
+  }
+
+  /** Whether the run is playing: a what-if's second run plays while the first one's clock does. */
+  get playing() {
+    return (this.app.opts.leader ?? this.app).clock.playing;
+  }
+
+  setPlaying(on) {
+    const app = this.app;
+    if (!app.sim) return;
+    const ext = app.guard(() => app.sim.extent());
+    if (on && ext && ext.at_end) return;
+    this.clock.setPlaying(on);
+    // A question about acting at this instant is moot once the clock moves on.
+    if (on) app.clearNotices('confirm');
+    if (on && this.clock.speed === 'auto') this.clock.quietSince = performance.now();
+    app.controls.updatePlay();
+  }
+
+  /** Stops the clock without asking the model anything (opening, recovering, a breakpoint). */
+  halt() {
+    this.clock.setPlaying(false);
+    this.app.controls.updatePlay();
+  }
+
+  toggle() {
+    this.setPlaying(!this.clock.playing);
+  }
+
+  /** Called by the clock with whole simulated ms to run. */
+  advance(ms, stopAtNotable) {
+    const app = this.app;
+    const run = app.story.clamp(ms);
+    if (run <= 0) {
+      app.story.reached(app.sim.nowMs);
+      return null;
+    }
+    const done = app.guard(() => app.sim.advance(run, stopAtNotable));
+    if (!done) return null;
+    if (done.hit) this.breakpointHit(done.hit);
+    app.ingest();
+    app.dirty = true;
+    app.comparison?.follow();
+    if (!app.story.reached(done.now_ms)) this.checkEnd();
+    return done;
+  }
+
+  step() {
+    const done = this.app.guard(() => this.app.sim.step());
+    if (done?.hit) this.breakpointHit(done.hit);
+    this.afterJump();
+  }
+
+  stepBack() {
+    this.setPlaying(false);
+    this.app.guard(() => this.app.sim.stepBack());
+    this.afterJump();
+  }
+
+  seek(ms) {
+    this.app.guard(() => this.app.sim.seek(Math.max(0, Math.round(ms))));
+    this.afterJump();
+  }
+
+  /** Jumps to the previous (-1) or next (+1) timeline marker. */
+  jumpMarker(dir) {
+    const target = this.app.timeline?.markerNear(this.app.sim.nowMs, dir);
+    if (target != null) this.seek(target);
+  }
+
+  /** After the playhead moved other than by playing: the second run follows, all is redrawn. */
+  afterJump() {
+    const app = this.app;
+    app.comparison?.follow({ jump: true });
+    app.ingest();
+    this.checkEnd();
+    app.refresh();
+  }
+
+  /** Opens the session again from 0 ms (playing if asked; a live session plays by default). */
+  restart({ play = this.app.source?.live != null } = {}) {
+    const app = this.app;
+    app.story.stop();
+    if (app.source) app.open(app.source, { play });
+  }
+
+  breakpointHit(hit) {
+    this.halt();
+    this.app.notice('bp', `Breakpoint: ${hit.text} (at ${fmt(hit.at_ms)} ms).`);
+    this.app.emit('breakpoint', hit);
+  }
+
+  /** At the scenario's end: the clock stops, the `end` event, the end panel (or a loop again). */
+  checkEnd() {
+    const app = this.app;
+    if (app.opts.twin) return; // the first run says when the scenario ends
+    const ext = app.guard(() => app.sim.extent());
+    if (!ext) return;
+    const atEnd = ext.at_end;
+    if (atEnd && !this.ended) {
+      this.ended = true;
+      this.halt();
+      app.emit('end', { at_ms: ext.now_ms, result: JSON.parse(app.sim.result()) });
+      if (app.opts.loop) {
+        // Again from the start, playing, unless the reader moved away from the end meanwhile.
+        setTimeout(() => { if (app.sim && this.ended) this.restart({ play: true }); }, 1500);
+      } else {
+        app.controls.showEnd();
+      }
+    } else if (!atEnd && this.ended) {
+      this.ended = false;
+      app.controls.hideEnd();
+    }
+  }
+
+  /** The run has gone on past its end (an action, a live continuation): it can end again. */
+  resume() {
+    this.ended = false;
+    this.app.controls.hideEnd();
+  }
+
+  /** The speed control's words: `auto · 2.0×`, `10× · paused`. */
+  speedText() {
+    const clock = this.clock;
+    return clock.speed === 'auto'
+      ? `auto · ${clock.playing ? describeSpeed(clock.rate) : 'paused'}`
+      : `${describeSpeed(clock.speed)}${clock.playing ? '' : ' · paused'}`;
+  }
+}
