@@ -2,7 +2,7 @@
 // arguments are thrown JS Errors that say what was wrong (never a panic), commands take
 // scenario-action values, an exported session replays to the same result; and when the model
 // does trap, the playground rebuilds its session at the same instant and says so.
-import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
+import { playgroundsReady, onPlayground, waitText, trapModel } from './lib.mjs';
 
 export default async function boundarySpec(ctx) {
   const { page, errors } = await ctx.openPage();
@@ -57,7 +57,7 @@ export default async function boundarySpec(ctx) {
   await onPlayground(page, (el) => { el.pause(); el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 3 }] }); el.seek(Math.max(el.nowMs, 2500)); });
   const before = await onPlayground(page, (el) => ({ at: el.nowMs, actions: el.app.sim.actions().length }));
   const recovered = page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('recovered', (e) => resolve(e.detail), { once: true })));
-  await onPlayground(page, (el) => { el.app.guard(() => el.app.sim.__trapForTests()); });
+  await trapModel(page);
   const detail = await recovered;
   await waitText(page, '.notices', /Recovered: the session was rebuilt/);
   const after = await onPlayground(page, (el) => ({ at: el.nowMs, actions: el.app.sim.actions().length }));

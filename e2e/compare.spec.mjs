@@ -4,7 +4,7 @@
 // clock. A link reopens the comparison; x13 against acks=all marks the acknowledged-but-lost row;
 // an embedded element takes `compare="acks=1"`; a bad change is refused with its reason. The three
 // curated what-ifs play their guided stories to the end, each caption's compare target on screen.
-import { playgroundsReady, onPlayground, waitText, nowMs } from './lib.mjs';
+import { playgroundsReady, onPlayground, waitText, nowMs, trapModel } from './lib.mjs';
 
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
 
@@ -160,7 +160,7 @@ export default async function compareSpec(ctx) {
   await playgroundsReady(trap.page);
   await waitText(trap.page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
   const recovered = trap.page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('recovered', (e) => resolve(e.detail), { once: true })));
-  await onPlayground(trap.page, (el) => { el.app.guard(() => el.app.sim.__trapForTests()); });
+  await trapModel(trap.page);
   await recovered;
   await waitText(trap.page, '.notices', /Recovered: the session was rebuilt/);
   const rebuilt = await onPlayground(trap.page, (el) => ({ a: el.app.sim.nowMs, b: el.app.comparison.twin?.sim.nowMs, same: el.app.comparison.twin?.model === el.app.model, change: el.app.comparison.change }));

@@ -163,6 +163,38 @@ export function addElements(page, selector, where, elements) {
   }, [selector, where, elements]);
 }
 
+/**
+ * A trap in the model of the playground `index`, as the page meets one. The shipped module has no
+ * call that panics on request (tests/hostile-args.test.mjs checks what a real panic does to a
+ * handle on the `test-hooks` build: a `RuntimeError`, then wasm-bindgen's "recursive use of an
+ * object" Error from every later call, `free()` too). Here the handle is made to behave exactly
+ * so: its next call throws the RuntimeError and every call after it the Error, which is all the
+ * page can see of a trap.
+ */
+export function trapModel(page, index = 0) {
+  return onPlayground(page, (el) => {
+    const sim = el.app.sim;
+    let trapped = false;
+    const methods = new Set();
+    for (let o = Object.getPrototypeOf(sim); o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+      for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') methods.add(name);
+    }
+    for (const name of methods) {
+      const desc = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(sim), name);
+      const dead = () => {
+        if (!trapped) {
+          trapped = true;
+          throw new WebAssembly.RuntimeError('unreachable');
+        }
+        throw new Error(name === 'free' ? 'Attempted to free an object while it was borrowed' : 'recursive use of an object detected which would lead to unsafe aliasing in rust');
+      };
+      if (desc && desc.get) Object.defineProperty(sim, name, { get: dead, configurable: true });
+      else Object.defineProperty(sim, name, { value: dead, configurable: true });
+    }
+    el.app.guard(() => sim.nowMs);
+  }, null, index);
+}
+
 /** The simulated time a playground shows. */
 export async function nowMs(page, index = 0) {
   return onPlayground(page, (el) => el.nowMs, null, index);

@@ -43,6 +43,8 @@ wasm_tests() {
     timeout 1800 wasm-pack --log-level warn test --node -- --test wasm_node --test wasm_session || return
     # The shipped module (www/pkg, from the wasm-build stage) driven from JavaScript with hostile
     # arguments; it fails, never skips, when the build is missing.
+    # The crate with its test hook (a panic on request) beside it, for the tests of a trap.
+    scripts/build-wasm.sh --test-hooks || return
     timeout 600 node --test tests/hostile-args.test.mjs
 }
 

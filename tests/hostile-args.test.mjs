@@ -4,34 +4,48 @@
 // a Proxy that throws, arrays, functions, cycles, 100k-deep nesting, missing and extra arguments).
 // Each call either answers (the cases that legitimately take the value are listed below) or
 // throws an `Error` whose message names the method or the argument; never a wasm trap, never a
-// panic, never a non-Error; and the handle still works afterwards. Then the calls after a trap
-// and after `free()`.
+// panic, never a non-Error; and the handle still works afterwards. Then the calls after `free()`,
+// and after a trap, on the crate built with its test hook (`scripts/build-wasm.sh --test-hooks`):
+// the shipped module has no call that panics on request.
 //
-//   node --test tests/hostile-args.test.mjs      (after `npm run build`; scripts/test.sh runs it)
+//   node --test tests/hostile-args.test.mjs
+//   (after `npm run build` and `scripts/build-wasm.sh --test-hooks`; scripts/test.sh runs it)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 
-const PKG = new URL('../www/pkg/', import.meta.url);
-const GLUE = new URL('purgatory_playground.js', PKG);
-const WASM = new URL('purgatory_playground_bg.wasm', PKG);
-for (const file of [GLUE, WASM]) {
-  // Never skip quietly: a missing build is a failure that says what to run.
-  if (!existsSync(file)) throw new Error(`${file.pathname} is missing: run 'npm run build' first`);
+/**
+ * A built package: its glue's text and its compiled module. Never skips quietly: a missing build
+ * is a failure that says what to run.
+ */
+function loadPackage(dir, build) {
+  const pkg = new URL(dir, import.meta.url);
+  const glueFile = new URL('purgatory_playground.js', pkg);
+  const wasmFile = new URL('purgatory_playground_bg.wasm', pkg);
+  for (const file of [glueFile, wasmFile]) {
+    if (!existsSync(file)) throw new Error(`${file.pathname} is missing: run '${build}' first`);
+  }
+  return { glue: readFileSync(glueFile, 'utf8'), compiled: new WebAssembly.Module(readFileSync(wasmFile)) };
 }
-const glue = readFileSync(GLUE, 'utf8');
-const compiled = new WebAssembly.Module(readFileSync(WASM));
+
+/** The shipped module. */
+const SHIPPED = loadPackage('../www/pkg/', 'npm run build');
+/**
+ * The same crate built with the `test-hooks` feature, whose one addition is `__trapForTests` (a
+ * panic on demand): loaded only by the test that needs a trap.
+ */
+let withHooks = null;
 let instances = 0;
 
 /**
- * A fresh instance of the shipped module with its own copy of the glue (the glue keeps its
- * instance in module-level variables, so each import of a distinct URL is one independent
- * instance, as the page's `freshModel` makes one).
+ * A fresh instance of a package (the shipped one unless told) with its own copy of the glue (the
+ * glue keeps its instance in module-level variables, so each import of a distinct URL is one
+ * independent instance, as the page's `freshModel` makes one).
  */
-async function instance() {
-  const source = `${glue}\n// instance ${++instances}\n`;
+async function instance(pkg = SHIPPED) {
+  const source = `${pkg.glue}\n// instance ${++instances}\n`;
   const bindings = await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
-  bindings.initSync({ module: compiled });
+  bindings.initSync({ module: pkg.compiled });
   return bindings;
 }
 
@@ -370,7 +384,6 @@ function everyCall(p) {
     ['checkpointCount', () => p.checkpointCount],
     ['result', () => p.result()],
     ['exportSession', () => p.exportSession()],
-    ['__trapForTests', () => p.__trapForTests()],
     ['free', () => p.free()],
   ];
 }
@@ -378,15 +391,22 @@ function everyCall(p) {
 test('every call with valid arguments answers on a healthy handle', () => {
   const p = new Playground({});
   for (const [label, f] of everyCall(p)) {
-    if (label === '__trapForTests' || label === 'free') continue;
+    if (label === 'free') continue;
     calls++;
     accepted(label, f);
   }
   assertHealthy(p, 'valid calls', { roundTrip: true });
 });
 
+test('the shipped module has no test hooks: nothing in its API panics on request', () => {
+  assert.equal(typeof Playground.prototype.__trapForTests, 'undefined');
+  assert.doesNotMatch(SHIPPED.glue, /trapForTests/);
+  assert.ok(!WebAssembly.Module.exports(SHIPPED.compiled).some((e) => /trap/i.test(e.name)), 'no trap export in the .wasm');
+});
+
 test('after a trap: the trapped handle throws Errors, free() too; the instance and other handles live on', async () => {
-  const { Playground: Fresh } = await instance();
+  withHooks ??= loadPackage('../target/test-hooks-pkg/', 'scripts/build-wasm.sh --test-hooks');
+  const { Playground: Fresh } = await instance(withHooks);
   const bystander = new Fresh({ seed: 1 });
   bystander.advance(500);
   const p = new Fresh({});
@@ -419,7 +439,7 @@ test('after a trap: the trapped handle throws Errors, free() too; the instance a
   const after = accepted('new Playground after the trap', () => new Fresh({}));
   assertHealthy(after, 'a new handle after the trap', { roundTrip: true });
   // And a fresh instance, as the page makes one.
-  const { Playground: Again } = await instance();
+  const { Playground: Again } = await instance(withHooks);
   assertHealthy(new Again({}), 'a fresh instance after the trap', { roundTrip: true });
 });
 

@@ -13,7 +13,7 @@
 //   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
 //     Kafka's purgatory workload (src/plumbing/workload.rs) in the shipping build flags with the `workload`
 //     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay. With
-//     &pkg=o3, the build that is not shipped (www/bench-pkg-o3, `--bench-o3`: opt-level 3).
+//     &pkg=z, the build that is not shipped (www/bench-pkg-z, `--bench-z`: opt-level "z").
 //
 // The result is JSON in [data-testid="bench-result"], which gets `data-done` when it is there.
 const params = new URLSearchParams(location.search);
@@ -31,8 +31,8 @@ async function workload() {
   const requests = Number(params.get('requests') ?? 6000000);
   const rounds = Number(params.get('rounds') ?? 3);
   // Two known builds only: the URL never names a module path.
-  const glue = params.get('pkg') === 'o3'
-    ? await import('./bench-pkg-o3/purgatory_playground.js')
+  const glue = params.get('pkg') === 'z'
+    ? await import('./bench-pkg-z/purgatory_playground.js')
     : await import('./bench-pkg/purgatory_playground.js');
   const { default: init, PurgatoryWorkload } = glue;
   const { memory } = await init();

@@ -397,9 +397,10 @@ impl Playground {
         self.session.export(story_open.unwrap_or(false)).to_json()
     }
 
-    /// Test only: panics, to check that a page recovers from a trap. It takes the handle mutably,
-    /// as the model's own steps do, so the handle is left as a panic in the model leaves it:
-    /// borrowed for ever, every later call on it a thrown `Error`.
+    /// Test only (the `test-hooks` feature, never shipped): panics, to check what follows a
+    /// trap. It takes the handle mutably, as the model's own steps do, so the handle is left as a
+    /// panic in the model leaves it: borrowed for ever, every later call on it a thrown `Error`.
+    #[cfg(feature = "test-hooks")]
     #[wasm_bindgen(js_name = __trapForTests)]
     pub fn trap_for_tests(&mut self) {
         panic!("trap requested by a test");
