@@ -49,8 +49,28 @@ export default async function storySpec(ctx) {
   ctx.log(`the whole story by its Next buttons: ${Date.now() - wall0} ms wall`);
   await ctx.screenshot(page, 'story-last-step', { fullPage: false });
 
-
+  // After the last caption: "Play to the end" plays on and the card says where the run is; Next
+  // then goes to the end at once; there the card offers what the end banner does (which would
+  // sit under the sticky caption), and Back returns to the last caption.
   const last = steps.length - 1;
+  const card = () => onPlayground(page, (el) => {
+    const q = (sel) => el.shadowRoot.querySelector(sel);
+    return { at: el.nowMs, progress: q('[data-testid="story-progress"]').textContent, next: q('[data-testid="story-next"]').textContent, live: !!q('[data-testid="story-live"]'), banner: !!q('[data-testid="scenario-end"]') };
+  });
+  ctx.assert((await card()).next === 'Play to the end ▶', 'the last step offers to play to the end');
+  await page.click('[data-testid="story-next"]');
+  await waitText(page, '[data-testid="story-progress"]', /^After the story · /);
+  const playing = await card();
+  ctx.assert(playing.next === 'To the end ▶▶' && playing.at < 60000, `playing on after the story: ${JSON.stringify(playing)}`);
+  await page.click('[data-testid="story-next"]');
+  await waitText(page, '[data-testid="story-progress"]', /the end of the run, 60,000 ms/);
+  const end = await card();
+  ctx.assert(end.at === 60000 && end.next === 'Story again ↺' && end.live && !end.banner, `at the end the card offers the end's choices: ${JSON.stringify(end)}`);
+  await ctx.screenshot(page, 'story-after-the-end', { fullPage: false });
+  await page.click('[data-testid="story-back"]');
+  await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step ${last + 1} of`));
+  ctx.assert(await nowMs(page) === steps[last].at_ms, `Back from the end returns to the last caption: ${await nowMs(page)}`);
+
   await page.click('[data-testid="story-back"]');
   await waitText(page, '[data-testid="story-progress"]', new RegExp(`^Step ${last} of`));
   ctx.assert(await nowMs(page) === steps[last - 1].at_ms, `"Back" returns to step ${last}'s instant: ${await nowMs(page)}`);
@@ -69,10 +89,27 @@ export default async function storySpec(ctx) {
   // A link copied during the story reopens it at the same caption, paused there; the same link
   // followed in an open page (hashchange) does too.
   await page.click('[data-menu="share"]');
+  // The menu opens below the caption, never over its Back / Next / × buttons.
+  const overlap = await onPlayground(page, (el) => {
+    const r = (sel) => el.shadowRoot.querySelector(sel).getBoundingClientRect();
+    return { menu: Math.round(r('[data-panel="share"]').top), card: Math.round(r('.story-card').bottom) };
+  });
+  ctx.assert(overlap.menu >= overlap.card, `the Share menu opens below the caption: ${JSON.stringify(overlap)}`);
   await page.click('[data-testid="copy-link"]');
   await waitText(page, '.share-out', /characters/);
   const link = page.url();
-  ctx.assert(/#scenario=s03[^&]*&t=\d+.*&story$/.test(link), `the link names the story: ${link}`);
+  ctx.assert(/#scenario=s03[^&]*&t=\d+.*&story=2$/.test(link), `the link names the story's step: ${link}`);
+  // Steps 2 and 3 share an instant: a link made at step 3 reopens step 3, not the first caption
+  // there; a step that is not a number is refused in words.
+  const third = await ctx.openPage();
+  await third.page.goto(link.replace(/&story=2$/, '&story=3'), { waitUntil: 'load' });
+  await playgroundsReady(third.page);
+  await waitText(third.page, '[data-testid="story-progress"]', /^Step 3 of/);
+  ctx.assert((await third.page.textContent('[data-testid="story-caption"]')) === steps[2].caption, 'a link at step 3 reopens step 3');
+  ctx.assertNoErrors(third.errors, 'a link at step 3');
+  await third.page.goto(`${ctx.baseURL}#scenario=${S03}&t=20000&story=two`, { waitUntil: 'load' });
+  await playgroundsReady(third.page);
+  await waitText(third.page, '.notices', /story step story="two" is not a step number/);
   const other = await ctx.openPage();
   await other.page.goto(link, { waitUntil: 'load' });
   await playgroundsReady(other.page);
@@ -115,7 +152,7 @@ export default async function storySpec(ctx) {
   await mine.page.click('[data-testid="copy-link"]');
   await waitText(mine.page, '.share-out', /characters/);
   const sessionLink = mine.page.url();
-  ctx.assert(/#session=[\w-]+$/.test(sessionLink), `a session link (its text says the story is open): ${sessionLink.slice(0, 80)}…`);
+  ctx.assert(/#session=[\w-]+&story=2$/.test(sessionLink), `a session link (its text says the story is open, the step rides beside it): ${sessionLink.slice(0, 80)}…`);
   const again = await ctx.openPage();
   await again.page.goto(sessionLink, { waitUntil: 'load' });
   await playgroundsReady(again.page);

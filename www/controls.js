@@ -125,7 +125,7 @@ export class Controls {
     else if (b.dataset.menu) this.toggleMenu(b.dataset.menu, b);
     else if (b.dataset.legend) this.openLegend(b.dataset.legend, b);
     else if (b.dataset.end === 'restart') this.app.playback.restart();
-    else if (b.dataset.end === 'live') { this.app.sim.continueLive(); this.app.playback.resume(); this.app.playback.setPlaying(true); }
+    else if (b.dataset.end === 'live') this.continueLive();
     // A button outside the menus closes them, unless it is one that opens a menu (the legend's
     // "?" buttons on the panels open the legend at their section).
     if (!b.closest('.menu') && !b.dataset.menu && !b.dataset.legend) this.closeMenus();
@@ -350,6 +350,7 @@ export class Controls {
       atMs: app.sim.nowMs,
       selected: app.selected,
       story: app.story.active,
+      storyStep: app.story.active ? app.story.step : null,
       compare: app.comparison?.change,
     });
     const url = new URL(location.href);
@@ -420,6 +421,7 @@ export class Controls {
     this.closeMenus();
     if (!open) return;
     panel.hidden = false;
+    this.belowStory(panel);
     this.fitMenu(panel);
     button.setAttribute('aria-expanded', 'true');
     if (name === 'setup') fillSetup(this.$('.setup-form'), this.app.sim.setup());
@@ -448,6 +450,26 @@ export class Controls {
     if (target) panel.scrollTop = target.getBoundingClientRect().top - panel.getBoundingClientRect().top;
     (target ?? panel).querySelector('h4')?.setAttribute('tabindex', '-1');
     (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus({ preventScroll: true });
+  }
+
+  /**
+   * While the guided story's caption is on screen under the bar, a menu opens below the caption,
+   * never over its Back / Next / × buttons.
+   */
+  belowStory(panel) {
+    const card = this.app.story.active ? this.app.root.querySelector('.story-card') : null;
+    if (!card) return;
+    const bar = this.app.root.querySelector('.top');
+    const below = card.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 4;
+    if (below > bar.offsetHeight) panel.style.top = `${Math.round(below)}px`;
+  }
+
+  /** The scenario's end reached: the run goes on as a live session from its last instant. */
+  continueLive() {
+    this.app.story.stop(); // it tells the scenario's run, which ends here
+    this.app.sim.continueLive();
+    this.app.playback.resume();
+    this.app.playback.setPlaying(true);
   }
 
   /**
@@ -548,6 +570,8 @@ export class Controls {
   }
 
   showEnd() {
+    // The open story's caption says it and offers the same choices (the banner would sit under it).
+    if (this.app.story.active) return this.app.story.follow();
     const box = this.$('.notices');
     if (box.querySelector('[data-testid="scenario-end"]')) return;
     const el = document.createElement('div');

@@ -300,10 +300,11 @@ export class PurgatoryPlayground extends HTMLElement {
     const story = params.has('story') || frag?.story === true;
     // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
     const compare = frag?.compare ?? params.get('compare');
-    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story };
+    const storyStep = frag?.storyStep ?? null;
+    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story, storyStep };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
-      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, compare };
+      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare };
     }
     const name = params.get('scenario');
     if (name && !curated(name)) throw new LinkError(`There is no scenario called “${name}”`);
@@ -345,7 +346,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
       return;
     }
-    if (plan.story && app.story.available() && !app.story.active) app.story.start(app.sim.nowMs);
+    if (plan.story && app.story.available()) app.story.start(app.sim.nowMs, plan.storyStep);
     const at = fmt(app.sim.nowMs);
     app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${at} ms.` : `Opened the link's session at ${at} ms.`);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
@@ -382,7 +383,7 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
     }
-    if (story && app.story.available() && !app.story.active) app.story.start(plan.at ?? null);
+    if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep);
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
       // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's

@@ -2,9 +2,11 @@
 // action with its time, the instant, the selected request) as the exported scenario text,
 // deflated (the browser's CompressionStream) and base64url-encoded, which says whether the guided
 // story is open (`session.story_open`); a curated scenario with no actions of the person's own
-// stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story` when the story is open and
-// `&compare=CHANGE` while a what-if is beside it (the long form carries it in its text, as the
-// file's `compare`). Either link reopens the story at the caption of that instant.
+// stays short: `#scenario=NAME&t=MS&sel=ID`, with `&story=N` when the story is open at its step N
+// and `&compare=CHANGE` while a what-if is beside it (the long form carries it in its text, as the
+// file's `compare`). Either link reopens the story at that step (several captions can share an
+// instant: the step says which); a bare `&story` (an older link), at the first caption of the
+// instant.
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
 
@@ -32,19 +34,34 @@ async function pipe(bytes, stream) {
 }
 
 /** The fragment (without `#`) for a session: short for an untouched curated scenario. */
-export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false, compare = null }) {
+/**
+ * The fragment (without `#`) for a session: short for an untouched curated scenario. `storyStep`:
+ * the guided story's step shown (1-based), null while it is closed or before its first step.
+ */
+export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false, storyStep = null, compare = null }) {
+  const step = story && storyStep ? `&story=${storyStep}` : story ? '&story' : '';
   if (curated && userActions === 0) {
     const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
     if (selected) p.set('sel', selected);
     if (compare) p.set('compare', compare);
-    return p.toString() + (story ? '&story' : '');
+    return p.toString() + step;
   }
   const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
-  return `session=${toBase64Url(packed)}`;
+  // The text says the story is open (`session.story_open`); the step rides beside it.
+  return `session=${toBase64Url(packed)}${story && storyStep ? step : ''}`;
+}
+
+/** The story step a link names (`story=N`, 1-based), null for a bare `story` or none. */
+function storyStepOf(p) {
+  const v = p.get('story');
+  if (v == null || v === '') return null;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new Error(`the link's story step story=${JSON.stringify(v)} is not a step number (1, 2, …)`);
+  return n;
 }
 
 /**
- * Reads a fragment: `{curated, at, selected, story, compare}`, `{text}` (a saved session's scenario text), or
+ * Reads a fragment: `{curated, at, selected, story, storyStep, compare}`, `{text, storyStep}` (a saved session's scenario text), or
  * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
  */
 export async function readFragment(hash) {
@@ -52,6 +69,7 @@ export async function readFragment(hash) {
   if (!raw) return null;
   if (raw.length > MAX_FRAGMENT_CHARS) throw new Error('the link is too long to be a session link');
   const p = new URLSearchParams(raw);
+  const storyStep = storyStepOf(p);
   if (p.has('session')) {
     const bytes = fromBase64Url(p.get('session'));
     let text;
@@ -60,13 +78,13 @@ export async function readFragment(hash) {
     } catch {
       throw new Error('the link is damaged: its session does not decompress (was it cut short when copied?)');
     }
-    return { text };
+    return { text, storyStep };
   }
   if (p.has('scenario')) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
     if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
-    return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), compare: p.get('compare') };
+    return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
   return null;
 }

@@ -42,20 +42,31 @@ export class Story {
 
   /**
    * Starts the story: from its first caption, or (a link copied during the story) at the caption
-   * of instant `atMs`, where the session already stands.
+   * of instant `atMs`, where the session already stands: its step `step` (1-based) when the link
+   * names one at that instant (several captions can share an instant), else the first there.
    */
-  start(atMs = null) {
+  start(atMs = null, step = null) {
     if (!this.available() || !this.box) return;
     this.active = true;
     this.index = -1;
+    this.afterShown = null;
     this.app.clock.speed = 'auto';
     this.app.controls.updateSpeedPick?.();
-    if (atMs != null) this.showAt(atMs);
-    else {
+    const named = step != null ? step - 1 : -1;
+    const at = atMs ?? (named >= 0 ? this.app.sim.nowMs : null);
+    if (at != null) {
+      if (this.steps[named]?.at_ms === at) this.show(named);
+      else this.showAt(at);
+    } else {
       if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.playback.seek(0);
       this.goTo(0);
     }
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
+  }
+
+  /** The step shown (1-based), for a link: null before the first, or while playing to the next. */
+  get step() {
+    return this.active && this.index >= 0 && this.stopAt == null && this.steps[this.index].at_ms === this.app.sim.nowMs ? this.index + 1 : null;
   }
 
   /**
@@ -64,6 +75,7 @@ export class Story {
    */
   close() {
     this.stop();
+    if (this.app.playback.ended) this.app.controls.showEnd(); // the card said it; now the banner does
     (this.app.$('.story-start:not([hidden])') ?? this.app.$('[data-testid="play"]'))?.focus({ preventScroll: true });
   }
 
@@ -84,17 +96,27 @@ export class Story {
       this.holdAt(this.steps.findIndex((s) => s.at_ms === this.stopAt));
       return;
     }
-    if (this.index + 1 < this.steps.length) this.goTo(this.index + 1);
-    else {
-      // After the last caption: the rest of the run, at the story pace.
-      this.stopAt = null;
-      this.app.playback.setPlaying(true);
-      this.render(this.index, 'The story is over: the run plays on to its end. Scrub the timeline to look again at any instant.');
+    if (this.index + 1 < this.steps.length) {
+      this.goTo(this.index + 1);
+      return;
     }
+    const app = this.app;
+    if (app.playback.ended) {
+      this.start(); // at the end of the run: the story again from its first step
+      return;
+    }
+    if (app.playback.playing) {
+      app.playback.seek(app.sim.runUntilMs); // playing on after the story: to the end at once
+    } else {
+      // After the last caption: the rest of the run, at the story pace.
+      app.playback.setPlaying(true);
+    }
+    this.renderAfter();
   }
 
   back() {
-    if (this.index > 0) this.goTo(this.index - 1);
+    if (this.after()) this.holdAt(this.index);
+    else if (this.index > 0) this.goTo(this.index - 1);
     else if (this.index === 0) this.goTo(0);
   }
 
@@ -107,7 +129,10 @@ export class Story {
     }
     this.stopAt = at;
     this.index = i - 1;
-    this.render(i - 1, `Playing to ${fmt(at)} ms… (Next again to go there at once)`);
+    this.render(i - 1, {
+      progress: `Playing to step ${i + 1} of ${this.steps.length} · ${fmt(at)} ms`,
+      caption: `Playing to ${fmt(at)} ms… (Next again to go there at once)`,
+    });
     this.app.playback.setPlaying(true);
   }
 
@@ -143,6 +168,13 @@ export class Story {
   follow() {
     if (!this.active || this.stopAt != null) return;
     const now = this.app.sim.nowMs;
+    if (this.after(now) || (this.afterShown != null && this.index === this.steps.length - 1)) {
+      // Past the last caption's instant (playing on, or a seek there): the card says where the run
+      // is, and at its end offers what the end banner does.
+      if (this.after(now)) this.renderAfter();
+      else this.show(this.index, { scroll: false });
+      return;
+    }
     // Several captions can share an instant: the one shown stays while the playhead is on it, and
     // a jump onto such an instant shows the first of them ("Next" then reads on).
     if (this.steps[this.index]?.at_ms === now) return;
@@ -150,6 +182,30 @@ export class Story {
     // The reader moved the playhead (a drag on the timeline, a step): the caption follows, the
     // page stays where the reader has it.
     if (i !== this.index) this.showAt(now, i, { scroll: false });
+  }
+
+  /** Whether the playhead is past the last caption's instant, the story told. */
+  after(now = this.app.sim.nowMs) {
+    const last = this.steps[this.steps.length - 1];
+    return this.active && last != null && this.captionAt(now) === this.steps.length - 1 && now > last.at_ms;
+  }
+
+  /**
+   * The card after the story: where the run is, and (at the scenario's end) its end's choices.
+   * Drawn anew only when what it says changes (each frame while the run plays on).
+   */
+  renderAfter() {
+    const app = this.app;
+    const now = app.sim.nowMs;
+    const end = app.playback.ended;
+    const key = `${now}:${end}:${app.playback.playing}`;
+    if (this.afterShown === key && !this.box.hidden) return;
+    this.afterShown = key;
+    this.index = this.steps.length - 1;
+    this.highlight(null);
+    this.render(this.index, end
+      ? { progress: `After the story · the end of the run, ${fmt(now)} ms`, caption: 'The story is over and the scenario has reached its end. Scrub the timeline to look again at any instant.', end: true }
+      : { progress: `After the story · ${fmt(now)} ms`, caption: 'The story is over: the run plays on to its end. Scrub the timeline to look again at any instant.', next: app.playback.playing ? 'To the end ▶▶' : 'Play to the end ▶' });
   }
 
   /** The caption of instant `ms`: the first one at it, else the last one before it (-1: none). */
@@ -160,40 +216,51 @@ export class Story {
 
   /** Shows caption `i` (that of instant `ms`), or says the story has not begun. */
   showAt(ms, i = this.captionAt(ms), { scroll = true } = {}) {
-    if (i < 0) this.render(-1, 'Before the story’s first moment. “Next” plays to it.');
+    if (i < 0) this.render(-1, { caption: 'Before the story’s first moment. “Next” plays to it.' });
     else this.show(i, { scroll });
   }
 
   show(i, { scroll = true } = {}) {
     this.index = i;
+    this.afterShown = null;
     const step = this.steps[i];
     if (step.request) this.app.select(step.request);
     this.render(i);
     this.highlight(step, { scroll });
   }
 
-  render(i, status = null) {
+  /**
+   * Draws the card for caption `i`; `progress` and `caption` replace its two lines (playing to the
+   * next caption, after the story), `next` the Next button's words, and `end` puts the scenario
+   * end's choices in its place.
+   */
+  render(i, { progress = null, caption = null, next = null, end = false } = {}) {
     if (!this.box) return;
     const step = this.steps[i];
     const n = this.steps.length;
     const last = i === n - 1;
-    const caption = status ?? step?.caption ?? '';
+    const text = caption ?? step?.caption ?? '';
+    const where = progress ?? (i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`);
     // The card is drawn anew: a reader walking it by keyboard keeps the focus on the same button
     // (on Next when Back is gone).
     const active = this.box.getRootNode().activeElement;
-    const focused = this.box.contains(active) ? active.dataset.storyGo : null;
+    const focused = this.box.contains(active) ? active.dataset.storyGo ?? active.dataset.end : null;
     this.box.hidden = false;
     // Back is disabled on the first caption (and before it): the tag takes no bare attribute from
     // a value, so the button is one of two whole variants.
     const back = i <= 0
       ? html`<button type="button" data-story-go="back" data-testid="story-back" disabled>◀ Back</button>`
       : html`<button type="button" data-story-go="back" data-testid="story-back">◀ Back</button>`;
+    const forward = end
+      ? html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">Story again ↺</button>
+        <button type="button" data-end="live" data-testid="story-live">Continue as a live session</button>`
+      : html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">${next ?? (last ? 'Play to the end ▶' : 'Next ▶')}</button>`;
     render(this.box, html`<div class="story-card" role="region" aria-label="Guided story">
-      <p class="story-progress" data-testid="story-progress">${i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`}</p>
-      <p class="story-caption" data-testid="story-caption" aria-live="polite">${caption}</p>
+      <p class="story-progress" data-testid="story-progress">${where}</p>
+      <p class="story-caption" data-testid="story-caption" aria-live="polite">${text}</p>
       <div class="story-buttons">
         ${back}
-        <button type="button" class="primary" data-story-go="next" data-testid="story-next">${last ? 'Play to the end ▶' : 'Next ▶'}</button>
+        ${forward}
         <button type="button" data-story-go="close" data-testid="story-close" aria-label="Close the story">×</button>
       </div>
     </div>`);
