@@ -448,8 +448,8 @@ export class Controls {
     // reader is (scrollIntoView would move it too).
     panel.scrollTop = 0;
     if (target) panel.scrollTop = target.getBoundingClientRect().top - panel.getBoundingClientRect().top;
-    (target ?? panel).querySelector('h4')?.setAttribute('tabindex', '-1');
-    (target?.querySelector('h4') ?? panel.querySelector('button'))?.focus({ preventScroll: true });
+    (target ?? panel).querySelector('h3')?.setAttribute('tabindex', '-1');
+    (target?.querySelector('h3') ?? panel.querySelector('button'))?.focus({ preventScroll: true });
   }
 
   /**

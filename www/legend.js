@@ -72,8 +72,8 @@ const SECTIONS = [
 
 /** The legend menu's content (an Html, for `render`). */
 export function legendHtml() {
-  return html`<h3>Legend</h3>${SECTIONS.map(([key, title, items]) => html`<section data-section="${key}"><h4>${title}</h4><ul>${items}</ul></section>`)}
-  <section data-section="log"><h4>Event log</h4><p>One line per event of the causal trace, in Kafka’s words. Events that repeat while nothing changes (idle fetches, a held HW) fold into one line each with a count, also when the followers’ fetches interleave; click a request to see only its lines.</p></section>
-  <section data-section="metrics"><h4>Metrics</h4><p>Each plot is a step plot of the gauge’s exact value at every change (from the trace, not sampled per frame); the shaded band shows the lowest and highest value within each pixel.</p></section>
-  <section data-section="keys"><h4>Keys</h4><p><kbd>p</kbd> play / pause · <kbd>n</kbd> or <kbd>]</kbd> step to the next event · <kbd>[</kbd> step back · <kbd>}</kbd> / <kbd>{</kbd> the next / previous marked moment (or › / ‹ under the timeline) · on the timeline: arrows go to the previous / next marker, Page Up / Down move a tenth of it, Home / End, <kbd>+</kbd> / <kbd>-</kbd> / <kbd>0</kbd> zoom in, out, and back to the whole run (or Ctrl + wheel).</p></section>`;
+  return html`<h2 class="menu-h">Legend</h2>${SECTIONS.map(([key, title, items]) => html`<section data-section="${key}"><h3>${title}</h3><ul>${items}</ul></section>`)}
+  <section data-section="log"><h3>Event log</h3><p>One line per event of the causal trace, in Kafka’s words. Events that repeat while nothing changes (idle fetches, a held HW) fold into one line each with a count, also when the followers’ fetches interleave; click a request to see only its lines.</p></section>
+  <section data-section="metrics"><h3>Metrics</h3><p>Each plot is a step plot of the gauge’s exact value at every change (from the trace, not sampled per frame); the shaded band shows the lowest and highest value within each pixel.</p></section>
+  <section data-section="keys"><h3>Keys</h3><p><kbd>p</kbd> play / pause · <kbd>n</kbd> or <kbd>]</kbd> step to the next event · <kbd>[</kbd> step back · <kbd>}</kbd> / <kbd>{</kbd> the next / previous marked moment (or › / ‹ under the timeline) · on the timeline: arrows go to the previous / next marker, Page Up / Down move a tenth of it, Home / End, <kbd>+</kbd> / <kbd>-</kbd> / <kbd>0</kbd> zoom in, out, and back to the whole run (or Ctrl + wheel).</p></section>`;
 }

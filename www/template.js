@@ -137,7 +137,7 @@ function toolbar(opts) {
 function menusMarkup(opts) {
   const full = opts.controls === 'full';
   const share = full ? html`<div class="menu" data-panel="share" hidden role="dialog" aria-label="Share this session">
-      <h3>Share this moment</h3>
+      <h2 class="menu-h">Share this moment</h2>
       <p class="hint">The link holds the whole session (setup, every action, this instant, the selected request).</p>
       <div class="row"><button type="button" data-testid="copy-link" class="primary">Copy link</button><button type="button" data-testid="export-session">Download session file</button></div>
       <label class="import">Open a session file <input type="file" accept=".json,application/json" data-testid="import-session"></label>
@@ -146,7 +146,7 @@ function menusMarkup(opts) {
       <p class="share-out" role="status"></p>
     </div>` : null;
   const breakpoints = full ? html`<div class="menu" data-panel="breakpoints" hidden role="dialog" aria-label="Breakpoints">
-      <h3>Pause when…</h3>
+      <h2 class="menu-h">Pause when…</h2>
       <label><input type="checkbox" data-testid="breakpoint-answered" data-bp="answered"> a request is answered <select data-bp-answered aria-label="which answers"><option value="any">any</option><option value="error">with an error</option></select></label>
       <label><input type="checkbox" data-testid="breakpoint-expiry" data-bp="expiry"> a request expires on the timer</label>
       <label><input type="checkbox" data-testid="breakpoint-isr-below-min" data-bp="isr_below_min"> the ISR drops below min.insync.replicas</label>
@@ -157,14 +157,14 @@ function menusMarkup(opts) {
       <p class="bp-error error" id="bp-error" role="alert"></p>
     </div>` : null;
   const setup = full ? html`<div class="menu wide" data-panel="setup" hidden role="dialog" aria-label="Cluster setup">
-      <h3>Cluster setup <small>(applying starts a new live session)</small></h3>
+      <h2 class="menu-h">Cluster setup <small>(applying starts a new live session)</small></h2>
       <form class="setup-form">${SETUP_FIELDS.map(field)}
         <div class="row"><button type="submit" class="primary">Start a live session</button><button type="button" class="setup-defaults">Page defaults</button></div>
         <p class="setup-error error" role="alert"></p>
       </form>
     </div>` : null;
   const compare = full ? html`<div class="menu" data-panel="compare" hidden role="dialog" aria-label="Compare with a what-if">
-      <h3>What if…? <small>a second run beside this one, one thing changed</small></h3>
+      <h2 class="menu-h">What if…? <small>a second run beside this one, one thing changed</small></h2>
       <form class="compare-form" data-testid="compare">
         <label>Change <select name="what" data-testid="compare-what">${Object.entries(CHANGES).map(([v, c]) => html`<option value="${v}">${c.label}</option>`)}</select></label>
         <label class="c-action">action <select name="action" data-testid="compare-action"></select></label>
@@ -174,7 +174,20 @@ function menusMarkup(opts) {
         <p class="compare-error error" role="alert" data-testid="compare-error"></p>
       </form>
     </div>` : null;
-  return html`${share}${breakpoints}${setup}${compare}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend"></div>`;
+  return html`${share}${breakpoints}${setup}${compare}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="Legend" data-testid="legend" tabindex="0"></div>`;
+}
+
+/** The narration, the Kafka check's word and the notices, between the timeline and the views. */
+function news(opts, has) {
+  return html`${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" aria-live="${opts.twin ? 'off' : 'polite'}"></p>` : null}
+  ${opts.twin ? null : html`<p class="kafka-mark" data-testid="kafka-mark" hidden></p>`}
+  <div class="notices" aria-live="polite"></div>`;
+}
+
+/** The run's views, and the place of a what-if's second run beside them. */
+function runs(panels) {
+  return html`<div class="run run-a"><p class="run-label"></p><div class="grid">${panels}</div></div>
+    <div class="run run-b" hidden></div>`;
 }
 
 /** The instance's markup for `{views, controls, layout}` (an Html, for `render`). */
@@ -183,21 +196,19 @@ export function template(opts) {
   const panels = ['cluster', 'purgatory', 'wheel', 'codepath', 'responses', 'phases', 'log', 'metrics']
     .filter(has)
     .map((v) => panel(v, bodies[v](opts), opts));
-  // The full page is the document's one main; an embed is a labelled region of its host page.
+  // The full page is the document's one main, with the toolbar its banner and the timeline and the
+  // news regions of their own, so that all it shows is in a landmark; an embed is one labelled
+  // region of its host page.
   const main = opts.layout === 'page';
   const region = !main && !opts.twin;
+  const bar = opts.controls === 'none' ? null : toolbar(opts);
   const inner = html`${opts.twin ? html`<p class="run-label"></p>` : null}
-  <div class="top">${opts.controls === 'none' ? null : toolbar(opts)}${menusMarkup(opts)}</div>
-  ${has('timeline') ? html`<div class="timeline-wrap" data-story="panel-timeline"></div>` : null}
+  ${main ? html`<header class="top">${bar}${menusMarkup(opts)}</header>` : html`<div class="top">${bar}${menusMarkup(opts)}</div>`}
+  ${has('timeline') ? (main ? html`<section class="timeline-wrap" data-story="panel-timeline" aria-label="Timeline"></section>` : html`<div class="timeline-wrap" data-story="panel-timeline"></div>`) : null}
   <div class="story" data-testid="story" hidden></div>
-  ${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" aria-live="${opts.twin ? 'off' : 'polite'}"></p>` : null}
-  ${opts.twin ? null : html`<p class="kafka-mark" data-testid="kafka-mark" hidden></p>`}
-  <div class="notices" aria-live="polite"></div>
+  ${main ? html`<section class="news" aria-label="What is happening">${news(opts, has)}</section>` : news(opts, has)}
   ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" data-story="panel-compare" aria-labelledby="h-compare" hidden></section>`}
-  ${opts.twin ? html`<div class="grid" role="region" aria-label="The what-if run">${panels}</div>` : html`<div class="runs">
-    <div class="run run-a"><p class="run-label"></p>${main ? html`<main class="grid">${panels}</main>` : html`<div class="grid">${panels}</div>`}</div>
-    <div class="run run-b" hidden></div>
-  </div>`}
+  ${opts.twin ? html`<div class="grid" role="region" aria-label="The what-if run">${panels}</div>` : main ? html`<main class="runs">${runs(panels)}</main>` : html`<div class="runs">${runs(panels)}</div>`}
   <p class="live-sr sr-only" aria-live="polite"></p>`;
   // An attribute is there or not as a whole (the tag takes no interpolation between attributes).
   return region

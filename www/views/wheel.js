@@ -67,6 +67,6 @@ export function renderWheel(el, snap, selectedOps, changes, selected = null) {
     })}`
     : html`<p class="muted">No operation on any wheel (level 1: tickMs 1 × wheelSize 20). An acks=all request that cannot complete at once is added here with its timeout.</p>`;
   patch(el.querySelector('.wheel-body'), body);
-  patch(el.querySelector('.wheel-changes'), changes.length ? html`<h4>Just now</h4><ul>${changes.slice(-5).map((c) => html`<li>${c}</li>`)}</ul>` : html``);
+  patch(el.querySelector('.wheel-changes'), changes.length ? html`<h3>Just now</h3><ul>${changes.slice(-5).map((c) => html`<li>${c}</li>`)}</ul>` : html``);
   patch(el.querySelector('.wheel-explain'), EXPLAIN);
 }
