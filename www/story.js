@@ -272,8 +272,9 @@ export class Story {
 
   /**
    * Marks the caption's panel and element and brings them into view below the caption: on the
-   * full page by scrolling the page, in an embed of fixed height by scrolling the embed's own box
-   * (never the page around it). An embed that grows with its content shows everything already.
+   * full page and in an embed that grows with its content by scrolling the page (below the host
+   * site's own fixed header, see `hostHeaderHeight`), in an embed of fixed height by scrolling the
+   * embed's own box (never the page around it).
    */
   highlight(step, { scroll = true } = {}, waited = 0) {
     const root = this.app.root;
@@ -285,35 +286,38 @@ export class Story {
     const target = step.target ? panel.querySelector(`[data-story="${CSS.escape(step.target)}"]`) : null;
     target?.classList.add('story-focus');
     this.focusTarget = step.target ?? null;
-    const page = this.app.opts.layout === 'page';
     const box = root.querySelector('.pp.fixed-height');
-    if (!scroll || (!page && !box)) return;
-    if (box && !box.clientHeight) {
+    if (!scroll) return;
+    if (!(box ?? panel).clientHeight) {
       // Not laid out yet (the story opens with the element, before its views are shown): a few
       // frames later, unless the element stays hidden (then there is nothing to scroll).
       if (waited < 30) requestAnimationFrame(() => { if (this.active && this.steps[this.index] === step) this.highlight(step, { scroll }, waited + 1); });
       return;
     }
     const behavior = this.app.reducedMotion.matches ? 'auto' : 'smooth';
-    // What stays on screen above the caption: the bar and (the full page) the timeline, when
-    // they are sticky at this width.
+    // What stays on screen above the caption: the host site's fixed header (the page scrolls
+    // under it), then the bar and (the full page) the timeline, when they are sticky here.
+    const host = box ? 0 : hostHeaderHeight(this.app.host);
     const sticky = (el) => (el && getComputedStyle(el).position === 'sticky' ? el.offsetHeight : 0);
-    const barHeight = sticky(root.querySelector('.top'));
+    const bar = root.querySelector('.top');
+    const barHeight = sticky(bar);
+    if (barHeight) bar.style.top = `${host}px`;
     const timeline = root.querySelector('.timeline-wrap');
     const timelineHeight = sticky(timeline);
-    if (timelineHeight) timeline.style.top = `${barHeight}px`;
-    this.box.style.top = `${barHeight + timelineHeight}px`;
+    if (timelineHeight) timeline.style.top = `${host + barHeight}px`;
+    this.box.style.top = `${host + barHeight + timelineHeight}px`;
     const shown = target ?? panel;
-    const above = barHeight + timelineHeight + this.box.offsetHeight + 8; // below the caption
-    if (page) {
+    const above = host + barHeight + timelineHeight + this.box.offsetHeight + 8; // below the caption
+    if (!box) {
       shown.style.scrollMarginTop = `${above}px`;
       shown.style.scrollMarginBottom = '24px'; // and not on the screen's bottom edge
       shown.scrollIntoView({ block: 'nearest', behavior });
       return;
     }
     const top = shown.getBoundingClientRect().top - box.getBoundingClientRect().top;
-    if (top < above || top + Math.min(shown.offsetHeight, box.clientHeight - above) > box.clientHeight) {
-      box.scrollTo({ top: box.scrollTop + top - above, behavior });
+    const boxAbove = above - host;
+    if (top < boxAbove || top + Math.min(shown.offsetHeight, box.clientHeight - boxAbove) > box.clientHeight) {
+      box.scrollTo({ top: box.scrollTop + top - boxAbove, behavior });
     }
   }
 
@@ -324,4 +328,41 @@ export class Story {
     const panel = this.app.root.querySelector(`[data-story="panel-${step.look_at}"]`);
     panel?.querySelector(`[data-story="${CSS.escape(this.focusTarget)}"]`)?.classList.add('story-focus');
   }
+}
+
+/**
+ * How much of the window's top the host page keeps covered while it scrolls: a documentation
+ * site's fixed or sticky header (VitePress's 64 px nav, Docusaurus's navbar, MkDocs Material's
+ * header and tabs). An author can say it: `--pp-header-height` on the element or any ancestor
+ * (`purgatory-playground { --pp-header-height: 4rem }`, 0 for none). Without it, the larger of
+ * the page's `scroll-padding-top` (which such sites set so that anchors land below the header)
+ * and the bottom of whatever fixed or sticky box covers the window's top edge outside the element.
+ */
+export function hostHeaderHeight(host) {
+  const said = getComputedStyle(host).getPropertyValue('--pp-header-height').trim();
+  if (said) {
+    const probe = document.createElement('div');
+    probe.style.cssText = `position:absolute;visibility:hidden;height:${said}`;
+    host.shadowRoot?.append(probe);
+    const px = probe.offsetHeight;
+    probe.remove();
+    return px;
+  }
+  const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  let covered = 0;
+  const width = document.documentElement.clientWidth;
+  for (const x of [0.1, 0.5, 0.9].map((f) => Math.round(width * f))) {
+    for (const el of document.elementsFromPoint(x, 1)) {
+      if (el === host || host.contains(el)) break; // the element itself: nothing of the host's above it
+      for (let a = el; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+        const position = getComputedStyle(a).position;
+        if (position === 'fixed' || position === 'sticky') {
+          covered = Math.max(covered, a.getBoundingClientRect().bottom);
+          break;
+        }
+      }
+    }
+  }
+  // A header taller than half the window is not a header.
+  return Math.round(Math.min(Math.max(padding, covered), innerHeight / 2));
 }
