@@ -3,7 +3,9 @@
 // inside and the element's styles do not leak out; an attribute changed at run time takes effect;
 // bad attributes are reported in the element and on the console while it keeps working; an
 // element scrolled off screen stops its clock and resumes where it was; events carry details; the
-// article reads at 320 px with no horizontal overflow; the self-contained file opens from file://.
+// article reads at 320 px with no horizontal overflow; the self-contained file opens from file://;
+// an author's page from file:// shows the fallback content inside the tag.
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, playgroundsReady, onPlayground, nowMs, addElements } from './lib.mjs';
@@ -225,6 +227,29 @@ export default async function embedSpec(ctx) {
   ctx.assert(await nowMs(file.page) > 0, 'the self-contained file steps from file://');
   await ctx.screenshot(file.page, 'embed-self-contained-file', { fullPage: false });
   ctx.assertNoErrors(file.errors, 'self-contained file');
+
+  // An author's own page with the recipe's fallback content inside the tag: from file:// the
+  // browser refuses the module, and the fallback says why instead of a blank box; over HTTP the
+  // element is defined and the fallback gives way to its views.
+  const dir = path.join(REPO_ROOT, 'target/e2e-fallback');
+  mkdirSync(dir, { recursive: true });
+  // The files the recipe says to copy: the module, its chunks and the .wasm.
+  for (const f of readdirSync(path.join(REPO_ROOT, 'dist')).filter((n) => /\.(js|wasm)$/.test(n))) copyFileSync(path.join(REPO_ROOT, 'dist', f), path.join(dir, f));
+  writeFileSync(path.join(dir, 'page.html'), `<!doctype html><meta charset="utf-8"><title>An author's page</title>
+<script type="module" src="purgatory-playground.js"></script>
+<purgatory-playground scenario="s01-happy-path">
+  <p class="pp-fallback">The Kafka purgatory playground loads here. If this line stays, the page was opened from a file: serve the folder over HTTP, or use the self-contained purgatory-playground.html.</p>
+</purgatory-playground>`);
+  const blank = await ctx.openPage({ viewport: { width: 900, height: 600 } });
+  await blank.page.goto(pathToFileURL(path.join(dir, 'page.html')).href, { waitUntil: 'load' });
+  await sleep(500);
+  ctx.assert(await blank.page.isVisible('.pp-fallback'), 'from file://, the fallback inside the tag says what to do');
+  await ctx.screenshot(blank.page, 'embed-fallback-file', { fullPage: false });
+  const served = await ctx.openPage({ viewport: { width: 900, height: 600 } });
+  await served.page.goto(`${ctx.baseURL}target/e2e-fallback/page.html`, { waitUntil: 'load' });
+  await playgroundsReady(served.page);
+  ctx.assert(!(await served.page.isVisible('.pp-fallback')), 'over HTTP the element is defined and the fallback gives way');
+  ctx.assertNoErrors(served.errors, 'an author page with fallback content');
 
   // theme="auto" follows a docs site's own dark-mode toggle, live: VitePress's class on <html>,
   // Docusaurus's data-theme, MkDocs Material's data-md-color-scheme; without one, the media query.

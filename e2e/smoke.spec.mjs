@@ -20,10 +20,30 @@ export default async function smoke(ctx) {
   }
   const t = Number(await page.getAttribute('[data-testid="now-ms"]', 'data-ms'));
   ctx.assert(t > 0, `a live session plays on opening (t = ${t})`);
-  ctx.assert(/Try this/.test(await page.textContent('.notices')), 'a first-time hint says what to try');
+  // A first visit offers three ways in; "Drive it yourself" says what to try, and is remembered.
+  const ways = await page.locator('.notice.welcome .choice').allTextContents();
+  ctx.assert(ways.length === 3 && /guided story/.test(ways[0]) && /article/.test(ways[1]) && /drive it yourself/.test(ways[2]), `a first visit offers a story, the article, or driving: ${JSON.stringify(ways)}`);
+  ctx.assert(await page.getAttribute('[data-testid="welcome-article"]', 'href') === 'docs/', 'the article is linked');
+  await ctx.screenshot(page, 'smoke-first-visit', { fullPage: false });
+  await page.click('[data-testid="welcome-drive"]');
+  ctx.assert(/Try this/.test(await page.textContent('.notices')) && !(await page.locator('.notice.welcome').count()), 'driving: the hint says what to try');
   await page.click('[data-testid="produce"]');
   ctx.assert(!/Try this/.test(await page.textContent('.notices')), 'and goes once an acks=all request is sent');
+  const again = await page.context().newPage();
+  await again.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(again);
+  ctx.assert(!(await again.locator('.notice.welcome').count()) && /Try this/.test(await again.textContent('.notices')), 'the choice is remembered: a later visit opens with the hint');
+  await again.close();
   ctx.assertNoErrors(errors, 'index.html');
+
+  // The guided story from the first visit: S03 at its first caption, named in the address bar.
+  const first = await ctx.openPage();
+  await first.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(first.page);
+  await first.page.click('[data-testid="welcome-story"]');
+  await first.page.waitForFunction(() => /^Step 1 of/.test(document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="story-progress"]')?.textContent ?? ''));
+  ctx.assert(/\?scenario=s03-stalled-follower-completes-at-isr-shrink&story$/.test(first.page.url()), `the address names the story: ${first.page.url()}`);
+  ctx.assertNoErrors(first.errors, 'the first visit\'s story');
 
   // 800x600: the same core (the cluster with its controls, the purgatory, the wheel's heading,
   // the narration) starts on the first screen; the other views are a scroll away.

@@ -385,17 +385,42 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep);
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
-      // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
-      // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's
-      // last caught-up fetch, so a request sent more than 15 s after the pause always outlives it;
-      // one sent right away does only when a check happens to fall just right (about 2%).
-      app.notice('hint', 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.');
+      if (firstVisit()) this.welcome();
+      else app.notice('hint', HINT);
     }
     this.updateRunning();
     this.reveal();
     this.setAttribute('ready', '');
     performance.mark?.('playground-ready');
     app.emit('ready', { scenario: app.curatedName, at_ms: app.sim.nowMs });
+  }
+
+  /**
+   * A first visit to the full page: three ways in, and the choice remembered (a later visit opens
+   * on the live session with the hint, as after "Drive it yourself").
+   */
+  welcome() {
+    const app = this.app;
+    app.notice('welcome', 'New here? Start with', {
+      choices: [
+        { label: 'a guided story (S03, a minute)', testid: 'welcome-story', primary: true, run: () => { remember('story'); this.openStory(FIRST_STORY); } },
+        { label: 'the article', testid: 'welcome-article', href: 'docs/', run: () => remember('article') },
+        { label: 'or drive it yourself', testid: 'welcome-drive', run: () => { remember('drive'); app.notice('hint', HINT); } },
+      ],
+      dismissed: () => remember('dismissed'),
+    });
+  }
+
+  /** Opens a curated scenario with its guided story from the first caption, and says so in the URL. */
+  async openStory(name) {
+    const app = this.app;
+    const error = await app.open({ curated: name }, { play: false });
+    if (error) {
+      app.notice('bad', error);
+      return;
+    }
+    app.story.start();
+    this.syncUrl();
   }
 
   /** Replaces the loading line with the views (see `mount`). */
@@ -412,13 +437,13 @@ export class PurgatoryPlayground extends HTMLElement {
     else app.clock.stop();
   }
 
-  /** After a page-layout session changes, the address bar names it (the scenario, or nothing). */
+  /** After a page-layout session changes, the address bar names it (the scenario and its open story, or nothing). */
   syncUrl() {
     if (this.opts.layout !== 'page') return;
     const url = new URL(location.href);
     url.hash = '';
     const name = this.app.source?.curated;
-    if (name) url.search = `?scenario=${encodeURIComponent(name)}`;
+    if (name) url.search = `?scenario=${encodeURIComponent(name)}${this.app.story.active ? '&story' : ''}`;
     else url.search = '';
     history.replaceState(null, '', url);
   }
@@ -481,5 +506,32 @@ class SourceError extends Error {}
 
 /** What is wrong with the address's session link (the caller says what happens instead). */
 class LinkError extends Error {}
+
+// With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR check
+// every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's last
+// caught-up fetch, so a request sent more than 15 s after the pause always outlives it; one sent
+// right away does only when a check happens to fall just right (about 2%).
+const HINT = 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.';
+/** The story a first visit is offered. */
+const FIRST_STORY = 's03-stalled-follower-completes-at-isr-shrink';
+/** Where the full page remembers a first visit's choice. */
+const FIRST_STEP_KEY = 'purgatory-playground:first-step';
+
+/** Whether no first step was chosen here before (storage refused, as from file://: every visit). */
+function firstVisit() {
+  try {
+    return localStorage.getItem(FIRST_STEP_KEY) == null;
+  } catch {
+    return true;
+  }
+}
+
+function remember(choice) {
+  try {
+    localStorage.setItem(FIRST_STEP_KEY, choice);
+  } catch {
+    // Storage refused: the page asks again next time, which is all that is lost.
+  }
+}
 
 if (!customElements.get('purgatory-playground')) customElements.define('purgatory-playground', PurgatoryPlayground);

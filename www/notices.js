@@ -18,17 +18,25 @@ export class Notices {
 
   /**
    * Shows a line of kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork` or `hint` (the first
-   * visit's suggestion), replacing the one of its kind: with an Undo button, or one that
-   * downloads `download` (a session file's text).
+   * visit's suggestion) or `welcome` (a first visit's ways in), replacing the one of its kind: with
+   * `choices` (buttons and links, each closing the line), an Undo button, or one that downloads
+   * `download` (a session file's text); `dismissed` runs when the reader closes it with ×.
    */
-  show(kind, text, { undo = false, download = null } = {}) {
+  show(kind, text, { undo = false, download = null, choices = [], dismissed = null } = {}) {
     const el = document.createElement('p');
     el.className = `notice ${kind}`;
     el.setAttribute('role', kind === 'bad' ? 'alert' : 'status');
-    render(el, html`<span>${text}</span>${undo ? html` <button type="button" data-testid="undo" class="undo">Undo</button>` : null}${download ? html` <button type="button" class="download-saved">Download the session</button>` : null} <button type="button" class="dismiss" aria-label="Dismiss">×</button>`);
+    // A choice is a button (`run`) or a link (`href`, and `run` when followed); either closes the line.
+    const choice = (c, i) => (c.href
+      ? html` <a class="choice" data-choice="${i}" data-testid="${c.testid}" href="${c.href}">${c.label}</a>`
+      : html` <button type="button" class="${c.primary ? 'choice primary' : 'choice'}" data-choice="${i}" data-testid="${c.testid}">${c.label}</button>`);
+    render(el, html`<span>${text}</span>${choices.map(choice)}${undo ? html` <button type="button" data-testid="undo" class="undo">Undo</button>` : null}${download ? html` <button type="button" class="download-saved">Download the session</button>` : null} <button type="button" class="dismiss" aria-label="Dismiss">×</button>`);
     el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.actions.undo(); });
     el.querySelector('.download-saved')?.addEventListener('click', () => this.actions.download(download));
-    el.querySelector('.dismiss').addEventListener('click', () => el.remove());
+    for (const node of el.querySelectorAll('[data-choice]')) {
+      node.addEventListener('click', () => { el.remove(); choices[Number(node.dataset.choice)].run?.(); });
+    }
+    el.querySelector('.dismiss').addEventListener('click', () => { el.remove(); dismissed?.(); });
     this.clear(kind);
     this.box.append(el);
     while (this.box.children.length > MAX_SHOWN) this.box.firstElementChild.remove();
