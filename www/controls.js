@@ -6,6 +6,7 @@ import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { fmt } from './views/dom.js';
+import { pictureOf } from './picture.js';
 import { renderKafkaMark } from './kafka-check.js';
 import { CHANGES } from './compare.js';
 import { html, render, renderAdjacent } from './html.js';
@@ -45,6 +46,7 @@ export class Controls {
     on('[data-testid="compare-action"]', 'change', () => this.fillCompare({ keepAction: true }));
     on('.setup-defaults', 'click', () => fillSetup(this.$('.setup-form'), PAGE_DEFAULTS));
     on('[data-testid="copy-link"]', 'click', () => this.copyLink());
+    on('[data-testid="save-picture"]', 'click', () => this.savePicture());
     on('[data-testid="export-session"]', 'click', () => this.download('purgatory-session.json', this.app.sim.exportSession(this.app.story.active)));
     on('[data-testid="export-result"]', 'click', () => this.download('purgatory-result.json', this.app.sim.result()));
     on('[data-testid="import-session"]', 'change', (ev) => this.importFile(ev.target.files?.[0]));
@@ -338,6 +340,18 @@ export class Controls {
       if (out) out.textContent = text;
       this.app.notice('bad', text);
     }
+  }
+
+  /** The views as drawn now, as an SVG file (see picture.js). */
+  savePicture() {
+    const app = this.app;
+    const what = app.curatedName ?? (app.source?.live ? 'live session' : app.source?.label ?? 'session');
+    const css = [...app.root.getRootNode().querySelectorAll('style')].map((el) => el.textContent).join('\n');
+    const svg = pictureOf(app.root.querySelector('.pp'), css, `Purgatory Playground · ${what} · ${fmt(app.sim.nowMs)} ms`);
+    const name = `purgatory-${String(what).replace(/[^\w.-]+/g, '-')}-${app.sim.nowMs}ms.svg`;
+    download(name, svg, 'image/svg+xml');
+    const out = this.$('.share-out');
+    if (out) out.textContent = `Saved ${name} (${fmt(svg.length)} characters): the views at ${fmt(app.sim.nowMs)} ms.`;
   }
 
   async copyLink() {

@@ -89,9 +89,9 @@ export async function readFragment(hash) {
   return null;
 }
 
-/** Offers `text` as a file download. */
-export function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+/** Offers `text` as a file download (JSON unless told). */
+export function download(name, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

@@ -142,7 +142,7 @@ function menusMarkup(opts) {
       <div class="row"><button type="button" data-testid="copy-link" class="primary">Copy link</button><button type="button" data-testid="export-session">Download session file</button></div>
       <label class="import">Open a session file <input type="file" accept=".json,application/json" data-testid="import-session"></label>
       <p class="hint">or drop one on the playground.</p>
-      <div class="row"><button type="button" data-testid="export-result">Result document</button></div>
+      <div class="row"><button type="button" data-testid="export-result">Result document</button><button type="button" data-testid="save-picture" title="The views as they are now, as an SVG picture, for slides and static docs">Save picture</button></div>
       <p class="share-out" role="status"></p>
     </div>` : null;
   const breakpoints = full ? html`<div class="menu" data-panel="breakpoints" hidden role="dialog" aria-label="Breakpoints">
