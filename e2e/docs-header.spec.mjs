@@ -26,6 +26,16 @@ export default async function docsHeaderSpec(ctx) {
     await addElements(page, 'body', 'afterbegin', [['header', { id: 'site-header' }]]);
     await addElements(page, 'main', 'afterbegin', [['purgatory-playground', { id: 'told', scenario: S03, story: true }]]);
     await page.waitForSelector('#told[ready]', { state: 'attached', timeout: 20000 });
+    if (host === HOSTS[0]) {
+      // A story embed far down the article opens at its first caption without moving the page:
+      // the reader is elsewhere; Next is what brings its panels into view.
+      await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'below', scenario: S03, story: true }]]);
+      await page.waitForSelector('#below[ready]', { state: 'attached', timeout: 20000 });
+      await page.waitForTimeout(300);
+      const y = await page.evaluate(() => scrollY);
+      ctx.assert(y === 0, `a story embed opening further down leaves the page where it was: scrollY ${y}`);
+      await page.evaluate(() => document.getElementById('below').remove());
+    }
     await page.evaluate(() => scrollTo(0, 0));
     for (const step of [2, 3, 4]) {
       await page.locator('#told [data-testid="story-next"]').click();

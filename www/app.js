@@ -122,7 +122,7 @@ export class PlaygroundApp {
     this.controls.onOpen();
     this.phases?.restart();
     // A session saved while its guided story was open reopens the story at its instant.
-    if (this.sim.storyOpen) this.story.start(this.sim.nowMs);
+    if (this.sim.storyOpen) this.story.start(this.sim.nowMs, null, { scroll: this.storyScrollsOnOpen });
     this.saveForRecovery();
     // What happened before the instant it opens at is its history, not news: no `response` events.
     this.ingest({ emit: false });
@@ -140,6 +140,15 @@ export class PlaygroundApp {
     if (source.live) return new Playground(source.live);
     if (source.curated) return Playground.fromScenario(doc, source.curated);
     return Playground.fromScenario(source.text, source.scenario);
+  }
+
+  /**
+   * Whether a story opening with the session may scroll to its first caption: on the full page,
+   * and in an embed of fixed height (its own box); an embed that grows with its content would
+   * move its host page away from where the reader is.
+   */
+  get storyScrollsOnOpen() {
+    return this.opts.layout === 'page' || this.root.querySelector('.pp.fixed-height') != null;
   }
 
   /** The curated scenario the open session plays (as opened, or as its file says), or null. */

@@ -383,7 +383,9 @@ export class PurgatoryPlayground extends HTMLElement {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
     }
-    if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep);
+    // An embed's story opens with its page: the page stays where the reader is until Next (an
+    // embed of fixed height scrolls only its own box).
+    if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep, { scroll: app.storyScrollsOnOpen });
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       if (firstVisit()) this.welcome();
       else app.notice('hint', HINT);

@@ -44,8 +44,10 @@ export class Story {
    * Starts the story: from its first caption, or (a link copied during the story) at the caption
    * of instant `atMs`, where the session already stands: its step `step` (1-based) when the link
    * names one at that instant (several captions can share an instant), else the first there.
+   * `scroll: false` (an embed's story opening with its page) leaves the page where the reader is
+   * for this first caption; the next ones bring what they point at into view.
    */
-  start(atMs = null, step = null) {
+  start(atMs = null, step = null, { scroll = true } = {}) {
     if (!this.available() || !this.box) return;
     this.active = true;
     this.index = -1;
@@ -55,11 +57,11 @@ export class Story {
     const named = step != null ? step - 1 : -1;
     const at = atMs ?? (named >= 0 ? this.app.sim.nowMs : null);
     if (at != null) {
-      if (this.steps[named]?.at_ms === at) this.show(named);
-      else this.showAt(at);
+      if (this.steps[named]?.at_ms === at) this.show(named, { scroll });
+      else this.showAt(at, undefined, { scroll });
     } else {
       if (this.app.sim.nowMs > this.steps[0].at_ms) this.app.playback.seek(0);
-      this.goTo(0);
+      this.goTo(0, { scroll });
     }
     this.box.querySelector('[data-story-go="next"]')?.focus({ preventScroll: true });
   }
@@ -121,10 +123,10 @@ export class Story {
   }
 
   /** Plays (or jumps back) to caption `i`'s instant. */
-  goTo(i) {
+  goTo(i, { scroll = true } = {}) {
     const at = this.steps[i].at_ms;
     if (this.app.sim.nowMs >= at) {
-      this.holdAt(i);
+      this.holdAt(i, { scroll });
       return;
     }
     this.stopAt = at;
@@ -137,7 +139,7 @@ export class Story {
   }
 
   /** Stops at caption `i`'s instant (computed that far, if need be) and shows it. */
-  holdAt(i) {
+  holdAt(i, { scroll = true } = {}) {
     const at = this.steps[i].at_ms;
     this.stopAt = null;
     this.app.playback.setPlaying(false);
@@ -145,7 +147,7 @@ export class Story {
       this.app.computeUntil(at);
       this.app.playback.seek(at);
     }
-    this.show(i);
+    this.show(i, { scroll });
   }
 
   /** How many ms the clock may run now without passing the caption it plays to. */
