@@ -1,0 +1,136 @@
+// Acting on the cluster: the produce form (one request or a burst, its fields checked and the
+// wrong one marked), the brokers' buttons, and the question asked before an action at a past
+// instant drops the future after it. Everything goes through the app's `command`.
+import { fmt } from './views/dom.js';
+import { html, render } from './html.js';
+
+/** The most requests one burst sends. */
+const MAX_BURST = 5000;
+
+export class Acting {
+  /** @param {import('./app.js').PlaygroundApp} app */
+  constructor(app) {
+    this.app = app;
+    this.$ = app.$;
+    /** Whether acting in the past asks first (until "don't ask again"). */
+    this.askFork = true;
+  }
+
+  /**
+   * Sends a command; behind the end of the computed run it first asks, since acting there drops
+   * the future after the playhead (an undo brings it back). Once the run holds actions of the
+   * person's own (a future they made, or a session of theirs reopened), only when the actions
+   * they made after the playhead would go too: the rest of that future is the model's
+   * projection of their own choices, computed again from here.
+   */
+  act(cmd, then) {
+    const preview = this.app.sim.forkPreview();
+    if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
+      const dropped = preview.user_actions_dropped;
+      const what = `${dropped ? `the ${dropped} action${dropped === 1 ? '' : 's'} you made after it and ` : ''}the run computed to ${fmt(preview.frontier_ms)} ms`;
+      this.confirm(`You are at ${fmt(preview.at_ms)} ms, in the past of this run. Acting here starts a new future from this instant and drops ${what}. Undo brings it back.`, () => this.run(cmd, then));
+      return;
+    }
+    this.run(cmd, then);
+  }
+
+  run(cmd, then) {
+    const err = this.$('.cmd-error');
+    try {
+      const done = this.app.command(cmd);
+      if (err) err.textContent = '';
+      then?.(done);
+      return done;
+    } catch (e) {
+      const text = String(e.message ?? e);
+      if (err) err.textContent = text;
+      else this.app.notice('bad', text);
+      return null;
+    }
+  }
+
+  confirm(text, yes) {
+    const box = this.$('.notices');
+    box.querySelector('.notice.confirm')?.remove();
+    const el = document.createElement('div');
+    el.className = 'notice confirm';
+    el.setAttribute('role', 'alertdialog');
+    el.setAttribute('aria-label', 'Start a new future?');
+    render(el, html`<span>${text}</span> <button type="button" class="primary" data-testid="fork-confirm">Act here</button> <button type="button" data-testid="fork-cancel">Cancel</button> <label class="hint"><input type="checkbox" class="dont-ask"> don’t ask again</label>`);
+    box.append(el);
+    el.querySelector('[data-testid="fork-confirm"]').addEventListener('click', () => {
+      if (el.querySelector('.dont-ask').checked) this.askFork = false;
+      el.remove();
+      yes();
+    });
+    el.querySelector('[data-testid="fork-cancel"]').addEventListener('click', () => el.remove());
+    el.querySelector('[data-testid="fork-confirm"]').focus();
+  }
+
+  /** A field marked wrong is being fixed: the mark and its message go. */
+  fieldEdited(input) {
+    if (input.getAttribute('aria-invalid') !== 'true') return;
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-errormessage');
+    const err = this.$('.cmd-error');
+    if (err) err.textContent = '';
+  }
+
+  produce(times) {
+    const form = this.$('.produce-form');
+    const err = this.$('.cmd-error');
+    const acksRaw = form.acks.value;
+    const acks = acksRaw === 'all' ? -1 : Number(acksRaw);
+    if (!form.partitions) {
+      this.act({ action: 'produce', acks, records: [{ topic: this.topic(), partition: 0, count: 10 }] });
+      return;
+    }
+    const count = wholeNumber(form.count.value);
+    const timeout = form.timeout.value.trim();
+    // Whole numbers separated by commas or spaces, nothing else ("0," or "1e1" is a typo, not 0 or 10).
+    const tokens = form.partitions.value.trim().split(/\s*,\s*|\s+/);
+    const parts = tokens.map(Number);
+    // The first field that is wrong, marked as such (aria-invalid) until it is edited.
+    const [field, problem] = [
+      [form.partitions, tokens.some((t) => !/^\d+$/.test(t)) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
+        : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).' : null],
+      [form.count, !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.' : null],
+      [form.timeout, timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).' : null],
+      [form.burst, !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null],
+    ].find(([, p]) => p) ?? [];
+    for (const input of form.querySelectorAll('[aria-invalid]')) this.fieldEdited(input);
+    if (problem) {
+      err.textContent = problem;
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-errormessage', 'produce-error');
+      field.focus();
+      return;
+    }
+    const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic: form.topic.value, partition: p, count })) };
+    if (timeout) cmd.timeout_ms = Number(timeout);
+    if (times === 1) {
+      this.act(cmd);
+      return;
+    }
+    // A burst: the first command may fork (and ask first); the rest follow at the next instants,
+    // saved and drawn once.
+    this.act(cmd, (first) => {
+      if (!first) return;
+      try {
+        this.app.repeat(cmd, times - 1);
+      } catch (e) {
+        if (err) err.textContent = String(e.message ?? e);
+      }
+    });
+  }
+
+  topic() {
+    return this.app.sim.setup().topics[0]?.name ?? 't';
+  }
+}
+
+/** A field's value as a whole number, or NaN for anything else ("1e3", "0x10", "2.0", ""). */
+export function wholeNumber(text) {
+  const t = text.trim();
+  return /^\d+$/.test(t) ? Number(t) : NaN;
+}
