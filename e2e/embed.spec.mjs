@@ -223,6 +223,9 @@ export default async function embedSpec(ctx) {
   const file = await ctx.openPage({ viewport: { width: 1000, height: 800 } });
   await file.page.goto(pathToFileURL(path.join(REPO_ROOT, 'dist/purgatory-playground.html')).href, { waitUntil: 'load' });
   await playgroundsReady(file.page);
+  // It travels without the article, so a first visit offers the other two ways in.
+  const ways = await file.page.locator('.notice.welcome .choice').allTextContents();
+  ctx.assert(ways.length === 2 && !ways.some((w) => /article/.test(w)), `the self-contained file links no article it does not have: ${JSON.stringify(ways)}`);
   await file.page.click('[data-testid="step"]');
   ctx.assert(await nowMs(file.page) > 0, 'the self-contained file steps from file://');
   await ctx.screenshot(file.page, 'embed-self-contained-file', { fullPage: false });

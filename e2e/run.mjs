@@ -1,5 +1,6 @@
 // Runs every e2e/*.spec.mjs in name order: node e2e/run.mjs [FILTER...]
-// Each spec exports `default async function (ctx)`; ctx has
+// Each spec exports `default async function (ctx)` (and may export `timeoutMs`, for one that
+// installs a tool the first time; else E2E_SPEC_TIMEOUT_MS, 120 s); ctx has
 //   baseURL  e.g. "http://127.0.0.1:41234/" (one server for the whole run, serving $E2E_ROOT or the repo)
 //   browser  a playwright-core Browser (headless /usr/bin/chromium)
 //   openPage(opts)  -> { context, page, errors }  (contexts are closed after the spec)
@@ -60,7 +61,7 @@ try {
     try {
       const mod = await import(pathToFileURL(path.join(E2E_DIR, file)).href);
       if (typeof mod.default !== 'function') throw new Error('spec has no default export function');
-      await withTimeout(mod.default(ctx), SPEC_TIMEOUT_MS, name);
+      await withTimeout(mod.default(ctx), mod.timeoutMs ?? SPEC_TIMEOUT_MS, name);
       passed++;
       console.log(`ok   ${name} (${Date.now() - t0} ms)`);
     } catch (err) {

@@ -403,10 +403,13 @@ export class PurgatoryPlayground extends HTMLElement {
    */
   welcome() {
     const app = this.app;
+    const article = document.querySelector('link[rel~="help"][href]')?.getAttribute('href');
     app.notice('welcome', 'New here? Start with', {
       choices: [
         { label: 'a guided story (S03, a minute)', testid: 'welcome-story', primary: true, run: () => { remember('story'); this.openStory(FIRST_STORY); } },
-        { label: 'the article', testid: 'welcome-article', href: 'docs/', run: () => remember('article') },
+        // The article where the page says it lives (index.html: <link rel="help" href="docs/">);
+        // the self-contained page travels without it, so it offers the other two.
+        ...(article ? [{ label: 'the article', testid: 'welcome-article', href: article, run: () => remember('article') }] : []),
         { label: 'or drive it yourself', testid: 'welcome-drive', run: () => { remember('drive'); app.notice('hint', HINT); } },
       ],
       dismissed: () => remember('dismissed'),
