@@ -1,6 +1,6 @@
 // The Docusaurus recipe of docs/embedding.md, in the real framework from npm (e2e/sites/docusaurus,
 // Docusaurus 3.10.2 with React 19, its lock file committed): the site is built on a sub-path base
-// with the module in `scripts` and the element written as JSX in MDX, then driven as a reader would
+// with the module in `scripts` and the element written as JSX in MDX (`story` bare), then driven as a reader would
 // (e2e/docs-sites.mjs), below Docusaurus's sticky 60 px navbar and with its dark switch.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
