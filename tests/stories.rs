@@ -51,17 +51,130 @@ fn scenario_files() -> Vec<PathBuf> {
     files
 }
 
-/// The milliseconds at which the run's trace has at least one event.
-fn event_instants(scenario: &Scenario) -> BTreeSet<u64> {
+/// What a story is checked against: the milliseconds at which the run's trace has at least one
+/// event, and each answered request's id with the millisecond of its answer.
+struct Run {
+    instants: BTreeSet<u64>,
+    answers: Vec<(String, u64)>,
+}
+
+fn run(scenario: &Scenario) -> Run {
     let mut trace = Vec::new();
-    run_scenario(scenario, Some(&mut trace)).expect("runs");
+    let result = run_scenario(scenario, Some(&mut trace)).expect("runs");
     let text = String::from_utf8(trace).expect("the trace is UTF-8");
-    text.lines()
+    let instants = text
+        .lines()
         .map(|line| {
             let event: Value = serde_json::from_str(line).expect("a trace line is JSON");
             event["at_ms"].as_u64().expect("every event has at_ms")
         })
-        .collect()
+        .collect();
+    let result = serde_json::to_value(&result).expect("the result is JSON");
+    let answers = result["responses"]
+        .as_array()
+        .expect("the result has responses")
+        .iter()
+        .filter_map(|response| {
+            let id = response["id"].as_str().expect("a response has an id");
+            // acks=0 requests are never answered (`responded_ms` null).
+            Some((id.to_string(), response["responded_ms"].as_u64()?))
+        })
+        .collect();
+    Run { instants, answers }
+}
+
+/// Most answers a story must caption one by one. A flood of requests (s15's thousand) is told as
+/// a group: its first and its last answer each get a caption.
+const ANSWERS_CAPTIONED_ONE_BY_ONE: usize = 20;
+
+/// The answers that need a caption at their own millisecond, so that a learner is told why each
+/// came when it did.
+fn answers_to_caption(answers: &[(String, u64)]) -> Vec<&(String, u64)> {
+    if answers.len() <= ANSWERS_CAPTIONED_ONE_BY_ONE {
+        return answers.iter().collect();
+    }
+    let first = answers.iter().min_by_key(|(_, at)| *at);
+    let last = answers.iter().max_by_key(|(_, at)| *at);
+    first.into_iter().chain(last).collect()
+}
+
+/// What is wrong with how a caption writes its numbers: the page formats milliseconds and counts
+/// with thousands separators ("45,000 ms"), and a caption reads the same; names are written as
+/// they are (request ids, `KAFKA-15583`), never with a separator inside them.
+fn number_problem(caption: &str, produces: &BTreeSet<String>) -> Option<String> {
+    for id in produces {
+        let spaced = with_separators(id);
+        if spaced != *id && caption.contains(&spaced) {
+            return Some(format!("writes request `{id}` as `{spaced}`"));
+        }
+    }
+    let mut without_names = caption.to_string();
+    for id in produces {
+        without_names = without_names.replace(id.as_str(), " ");
+    }
+    let bytes = without_names.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits = &without_names[start..i];
+        let before = &without_names[..start];
+        let in_name = before.ends_with("KAFKA-")
+            || before.ends_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        let rest = without_names[i..].as_bytes();
+        let separator_follows =
+            rest.len() >= 4 && rest[0] == b',' && rest[1..4].iter().all(u8::is_ascii_digit);
+        if in_name && separator_follows {
+            return Some(format!("puts a separator inside a name (`...{digits},`)"));
+        }
+        if !in_name && digits.len() >= 4 && !before.ends_with(',') {
+            return Some(format!("writes {digits} without thousands separators"));
+        }
+    }
+    None
+}
+
+/// Every run of four or more digits in `text` with thousands separators.
+fn with_separators(text: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if digits.len() >= 4 {
+            for (k, c) in digits.chars().enumerate() {
+                if k > 0 && (digits.len() - k) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+        } else {
+            out.push_str(digits);
+        }
+        digits.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
+/// A caption leads with plain words: its first word is not a Kafka method name (`checkAndComplete`,
+/// `tryCompleteElseWatch:`), which comes second, after what it does.
+fn opens_with_a_method_name(caption: &str) -> bool {
+    let first = caption.split_whitespace().next().unwrap_or_default();
+    let mut chars = first.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase()) && chars.any(|c| c.is_ascii_uppercase())
 }
 
 fn produce_ids(scenario: &Scenario) -> BTreeSet<String> {
@@ -160,8 +273,15 @@ fn every_curated_scenario_has_a_story_that_fits_its_trace() {
                 scenario.story.len()
             ));
         }
-        let instants = event_instants(&scenario);
+        let Run { instants, answers } = run(&scenario);
         let produces = produce_ids(&scenario);
+        for (id, at) in answers_to_caption(&answers) {
+            if !scenario.story.iter().any(|step| step.at_ms == *at) {
+                problems.push(format!(
+                    "{name}: `{id}` is answered at {at} ms, and no caption says why then"
+                ));
+            }
+        }
         for (i, step) in scenario.story.iter().enumerate() {
             let at = step.at_ms;
             if !instants.contains(&at) {
@@ -182,6 +302,15 @@ fn every_curated_scenario_has_a_story_that_fits_its_trace() {
             }
             if let Some(problem) = target_problem(&scenario, &produces, step) {
                 problems.push(format!("{name}: story[{i}]: {problem}"));
+            }
+            if let Some(problem) = number_problem(&step.caption, &produces) {
+                problems.push(format!("{name}: story[{i}]: the caption {problem}"));
+            }
+            if opens_with_a_method_name(&step.caption) {
+                problems.push(format!(
+                    "{name}: story[{i}]: the caption opens with a method name; lead with what \
+                     happens and name the method second"
+                ));
             }
         }
     }
