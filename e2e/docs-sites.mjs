@@ -4,19 +4,43 @@
 // and Back and Forward (where the site has a router), the story's caption below the site's own
 // header with what each step points at below the caption, the site's dark switch followed live,
 // and axe on the element in light and dark. Screenshots of the story at step 3, light and dark.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REPO_ROOT } from './lib.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
+/** A site spec's time limit: its first run installs the site's tool (a slow network, a cold
+ * cargo build), later runs take seconds. */
+export const SITE_TIMEOUT_MS = 600000;
+
 /** What every recipe copies: the module, its chunks and the .wasm, into `dir`. */
-export function copyElementFiles(dir) {
+function copyElementFiles(dir) {
   mkdirSync(dir, { recursive: true });
   const dist = path.join(REPO_ROOT, 'dist');
   for (const f of readdirSync(dist).filter((n) => /\.(js|wasm)$/.test(n))) copyFileSync(path.join(dist, f), path.join(dir, f));
 }
+
+/** Builds a recipe's site: its tool installed unless `installed()` says it is (`install`), the
+ * built element copied into `elementDir`, then `build`; logs how long each part took. */
+export function buildDocsSite(ctx, { name, installed, install, elementDir, build }) {
+  const t0 = Date.now();
+  if (!installed()) install();
+  const t1 = Date.now();
+  copyElementFiles(elementDir);
+  build();
+  ctx.log(`${name}: install ${t1 - t0} ms, build ${Date.now() - t1} ms`);
+}
+
+/** `npm ci` in `dir`, quietly: an npm-based site's install. */
+export function npmCi(dir) {
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+}
+
+/** Whether `dir` has an npm package installed (`name`, under its node_modules). */
+export const hasPackage = (dir, name) => existsSync(path.join(dir, 'node_modules', name));
 
 /** The element's state on `page`: ready, its story card and marked element, its theme, and
  * where the site's header (`header`, a selector) ends. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './lib.mjs';
-import { copyElementFiles, driveDocsSite } from './docs-sites.mjs';
+import { SITE_TIMEOUT_MS, buildDocsSite, driveDocsSite } from './docs-sites.mjs';
 
 const SITE = path.join(REPO_ROOT, 'e2e/sites/mdbook');
 const BASE = 'target/e2e-mdbook/';
@@ -15,24 +15,16 @@ const MDBOOK_VERSION = '0.5.4';
 const TOOLS = path.join(REPO_ROOT, 'target/tools');
 const MDBOOK = path.join(TOOLS, 'bin/mdbook');
 
-/** Installs mdBook (once), copies the built element into the book's sources, builds the book. */
-function buildSite(ctx) {
-  const t0 = Date.now();
-  const installed = existsSync(MDBOOK) && execFileSync(MDBOOK, ['--version'], { encoding: 'utf8' }).includes(MDBOOK_VERSION);
-  if (!installed) {
-    execFileSync('cargo', ['install', 'mdbook', '--version', MDBOOK_VERSION, '--locked', '--no-default-features', '--root', TOOLS], { stdio: 'inherit' });
-  }
-  const built = Date.now();
-  copyElementFiles(path.join(SITE, 'src/pp'));
-  execFileSync(MDBOOK, ['build', '-d', path.join(REPO_ROOT, BASE)], { cwd: SITE, stdio: 'pipe' });
-  ctx.log(`mdBook: install ${built - t0} ms, build ${Date.now() - built} ms`);
-}
-
-/** The first run installs mdBook: time for a slow network or a cold build. */
-export const timeoutMs = 600000;
+export const timeoutMs = SITE_TIMEOUT_MS;
 
 export default async function mdbookSpec(ctx) {
-  buildSite(ctx);
+  buildDocsSite(ctx, {
+    name: 'mdBook',
+    installed: () => existsSync(MDBOOK) && execFileSync(MDBOOK, ['--version'], { encoding: 'utf8' }).includes(MDBOOK_VERSION),
+    install: () => execFileSync('cargo', ['install', 'mdbook', '--version', MDBOOK_VERSION, '--locked', '--no-default-features', '--root', TOOLS], { stdio: 'inherit' }),
+    elementDir: path.join(SITE, 'src/pp'),
+    build: () => execFileSync(MDBOOK, ['build', '-d', path.join(REPO_ROOT, BASE)], { cwd: SITE, stdio: 'pipe' }),
+  });
   await driveDocsSite(ctx, {
     name: 'mdBook',
     url: `${ctx.baseURL}${BASE}`,
