@@ -1,24 +1,7 @@
 // Keyboard, screen reader and small screens: axe-core finds no violation at any impact on the page
 // (light and dark, the legend open, the guided story open), comparing, or on the docs article; the page's keys (p, n, [) drive the clock; every
 // button has an accessible name; at 390x844 (a phone) nothing overflows sideways.
-import { createRequire } from 'node:module';
-import { playgroundsReady, onPlayground, nowMs } from './lib.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
-
-// axe-core is injected as an inline script, which the pages' CSP refuses: the pages audited here
-// are opened with CSP bypassed (every other spec runs them under it).
-const AUDIT = { bypassCSP: true };
-
-async function axe(ctx, page, what) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-  });
-  ctx.assert(violations.length === 0, `${what}: axe found ${violations.length} violation(s):\n  ${violations.join('\n  ')}`);
-}
+import { playgroundsReady, onPlayground, nowMs, AUDIT, axe } from './lib.mjs';
 
 export default async function a11ySpec(ctx) {
   const { page, errors } = await ctx.openPage(AUDIT);

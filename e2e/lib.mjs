@@ -3,6 +3,7 @@
 // page error collection, screenshots into e2e/screenshots/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -100,6 +101,22 @@ export function collectErrors(page) {
     if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.request().method()} ${res.url()}`);
   });
   return errors;
+}
+
+/**
+ * axe-core is injected as an inline script, which the pages' CSP refuses: a page audited with
+ * `axe` is opened with these context options, CSP bypassed (every other spec runs under it).
+ */
+export const AUDIT = { bypassCSP: true };
+
+/** Asserts that axe-core finds no violation, at any impact, in the whole document of `page`. */
+export async function axe(ctx, page, what) {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  });
+  ctx.assert(violations.length === 0, `${what}: axe found ${violations.length} violation(s):\n  ${violations.join('\n  ')}`);
 }
 
 /** Throw if any error was collected. */

@@ -11,7 +11,7 @@
 //
 // Needs www/pkg from `npm run build:wasm`. Prints each file's size, raw and gzipped.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, deflateRawSync } from 'node:zlib';
@@ -36,8 +36,29 @@ function glueAsFactory(text) {
   return `export function createBindings() {\n${body}\nreturn { ${exported.join(', ')}, initSync };\n}\n`;
 }
 
-/** JSON text without the whitespace between tokens (strings and values kept exactly). */
-const compactJson = (text) => text.replace(/("(?:[^"\\]|\\.)*")|\s+/g, (_, str) => str ?? '');
+const SCENARIOS = path.join(ROOT, 'scenarios');
+
+/**
+ * A curated scenario as the module carries it: its story's captions in other languages
+ * (`captions`) go to that language's chunk instead (`storyCaptions`), so that a reader in English
+ * downloads no Chinese.
+ */
+function scenarioForModule(file) {
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  for (const step of doc.story ?? []) delete step.captions;
+  return JSON.stringify(doc); // compact: one string literal the model reads as is
+}
+
+/** The curated stories' captions in `lang`, by scenario name: `{name: [caption per step]}`. */
+function storyCaptions(lang) {
+  const byName = {};
+  for (const file of readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort()) {
+    const doc = JSON.parse(readFileSync(path.join(SCENARIOS, file), 'utf8'));
+    const captions = (doc.story ?? []).map((step) => step.captions?.[lang] ?? null);
+    if (captions.some(Boolean)) byName[doc.name] = captions;
+  }
+  return byName;
+}
 
 function plugins(wasmSourceCode) {
   return [{
@@ -46,7 +67,14 @@ function plugins(wasmSourceCode) {
       // A curated scenario is bundled as its JSON text, which the model reads as is: one string
       // literal costs the browser far less to parse at load than the same data as object literals.
       b.onLoad({ filter: /[\\/]scenarios[\\/][^\\/]+\.json$/ }, (args) => ({
-        contents: `export default ${JSON.stringify(compactJson(readFileSync(args.path, 'utf8')))};`,
+        contents: `export default ${JSON.stringify(scenarioForModule(args.path))};`,
+        loader: 'js',
+      }));
+      // `story-captions:zh-CN`: the curated stories in that language (www/i18n.js loads it with
+      // the language's messages).
+      b.onResolve({ filter: /^story-captions:/ }, (args) => ({ path: args.path.slice('story-captions:'.length), namespace: 'story-captions' }));
+      b.onLoad({ filter: /.*/, namespace: 'story-captions' }, (args) => ({
+        contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(storyCaptions(args.path)))});`,
         loader: 'js',
       }));
       b.onLoad({ filter: /purgatory_playground\.js$/ }, (args) => ({

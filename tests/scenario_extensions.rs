@@ -85,6 +85,44 @@ fn story_faults_name_their_path() {
 }
 
 #[test]
+fn a_caption_in_chinese_reads_back_and_its_faults_name_their_path() {
+    let mut document = base();
+    document["story"] = json!([
+        {"at_ms": 0, "caption": "Broker 2 stops fetching.", "captions": {"zh-CN": "broker 2 停止 fetch。"}, "look_at": "cluster"},
+        {"at_ms": 10, "caption": "p1 arrives.", "look_at": "purgatory"}
+    ]);
+    let scenario = Scenario::from_value(&document).unwrap();
+    assert_eq!(scenario.story[0].captions["zh-CN"], "broker 2 停止 fetch。");
+    assert!(scenario.story[1].captions.is_empty());
+    let text = scenario.to_json();
+    assert_eq!(Scenario::from_json(&text).unwrap(), scenario);
+    assert!(
+        text.contains(r#""captions":{"zh-CN":"broker 2 停止 fetch。"}"#)
+            && text.matches("captions").count() == 1,
+        "{text}"
+    );
+
+    document["story"] =
+        json!([{"at_ms": 0, "caption": "x", "captions": {"zh-cn": "y"}, "look_at": "cluster"}]);
+    assert!(
+        error_of(&document).starts_with("story[0].captions[\"zh-cn\"]: unknown field `zh-cn`")
+            && error_of(&document).contains("did you mean `zh-CN`"),
+        "{}",
+        error_of(&document)
+    );
+    document["story"] =
+        json!([{"at_ms": 0, "caption": "x", "captions": {"zh-CN": ""}, "look_at": "cluster"}]);
+    assert_eq!(
+        error_of(&document),
+        "story[0].captions[\"zh-CN\"]: expected a non-empty string, found an empty string"
+    );
+    document["story"] =
+        json!([{"at_ms": 0, "caption": "x", "captions": "y", "look_at": "cluster"}]);
+    assert!(error_of(&document)
+        .starts_with("story[0].captions: expected an object of captions by language"));
+}
+
+#[test]
 fn session_faults_name_their_path() {
     let mut document = base();
     document["session"] = json!({"at_ms": 5, "selected": "p9"});

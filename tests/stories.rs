@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use purgatory_playground::scenario::run_scenario;
-use purgatory_playground::scenario::{Scenario, StoryStep};
+use purgatory_playground::scenario::{Scenario, StoryStep, CAPTION_LANGUAGES};
 use purgatory_playground::sim::action::Action;
 use serde_json::Value;
 
@@ -273,6 +273,21 @@ fn every_curated_scenario_has_a_story_that_fits_its_trace() {
                 scenario.story.len()
             ));
         }
+        // A story is told whole in a language or not at all: a reader never meets an English
+        // caption in the middle of a Chinese story.
+        for lang in CAPTION_LANGUAGES {
+            let given = scenario
+                .story
+                .iter()
+                .filter(|s| s.captions.contains_key(*lang))
+                .count();
+            if given > 0 && given < scenario.story.len() {
+                problems.push(format!(
+                    "{name}: {given} of {} captions have a {lang} text; give every one or none",
+                    scenario.story.len()
+                ));
+            }
+        }
         let Run { instants, answers } = run(&scenario);
         let produces = produce_ids(&scenario);
         for (id, at) in answers_to_caption(&answers) {
@@ -303,8 +318,14 @@ fn every_curated_scenario_has_a_story_that_fits_its_trace() {
             if let Some(problem) = target_problem(&scenario, &produces, step) {
                 problems.push(format!("{name}: story[{i}]: {problem}"));
             }
-            if let Some(problem) = number_problem(&step.caption, &produces) {
-                problems.push(format!("{name}: story[{i}]: the caption {problem}"));
+            for (lang, caption) in std::iter::once(("en", &step.caption)).chain(
+                step.captions
+                    .iter()
+                    .map(|(lang, caption)| (lang.as_str(), caption)),
+            ) {
+                if let Some(problem) = number_problem(caption, &produces) {
+                    problems.push(format!("{name}: story[{i}]: the {lang} caption {problem}"));
+                }
             }
             if opens_with_a_method_name(&step.caption) {
                 problems.push(format!(

@@ -1,11 +1,12 @@
 // Acting on the cluster: the produce form (one request or a burst, its fields checked and the
 // wrong one marked), the brokers' buttons, and the question asked before an action at a past
 // instant drops the future after it. Everything goes through the app's `command`.
-import { fmt } from './views/dom.js';
 import { html, render } from './html.js';
 
 /** The most requests one burst sends. */
 const MAX_BURST = 5000;
+/** The most records one request's partition gets. */
+const MAX_RECORDS = 1000000;
 
 export class Acting {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -27,8 +28,9 @@ export class Acting {
     const preview = this.app.sim.forkPreview();
     if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
       const dropped = preview.user_actions_dropped;
-      const what = `${dropped ? `the ${dropped} action${dropped === 1 ? '' : 's'} you made after it and ` : ''}the run computed to ${fmt(preview.frontier_ms)} ms`;
-      this.confirm(`You are at ${fmt(preview.at_ms)} ms, in the past of this run. Acting here starts a new future from this instant and drops ${what}. Undo brings it back.`, () => this.run(cmd, then));
+      const where = { at: preview.at_ms, frontier: preview.frontier_ms, count: dropped };
+      const question = this.app.tr.t(dropped ? 'fork.question.actions' : 'fork.question', where);
+      this.confirm(question, () => this.run(cmd, then));
       return;
     }
     this.run(cmd, then);
@@ -50,13 +52,14 @@ export class Acting {
   }
 
   confirm(text, yes) {
+    const { tr } = this.app;
     const box = this.$('.notices');
     box.querySelector('.notice.confirm')?.remove();
     const el = document.createElement('div');
     el.className = 'notice confirm';
     el.setAttribute('role', 'alertdialog');
-    el.setAttribute('aria-label', 'Start a new future?');
-    render(el, html`<span>${text}</span> <button type="button" class="primary" data-testid="fork-confirm">Act here</button> <button type="button" data-testid="fork-cancel">Cancel</button> <label class="hint"><input type="checkbox" class="dont-ask"> don’t ask again</label>`);
+    el.setAttribute('aria-label', tr.t('fork.dialog'));
+    render(el, html`<span>${text}</span> <button type="button" class="primary" data-testid="fork-confirm">${tr.t('fork.act')}</button> <button type="button" data-testid="fork-cancel">${tr.t('fork.cancel')}</button> <label class="hint"><input type="checkbox" class="dont-ask"> ${tr.t('fork.dontAsk')}</label>`);
     box.append(el);
     el.querySelector('[data-testid="fork-confirm"]').addEventListener('click', () => {
       if (el.querySelector('.dont-ask').checked) this.askFork = false;
@@ -77,6 +80,7 @@ export class Acting {
   }
 
   produce(times) {
+    const { tr } = this.app;
     const form = this.$('.produce-form');
     const err = this.$('.cmd-error');
     const acksRaw = form.acks.value;
@@ -92,11 +96,11 @@ export class Acting {
     const parts = tokens.map(Number);
     // The first field that is wrong, marked as such (aria-invalid) until it is edited.
     const [field, problem] = [
-      [form.partitions, tokens.some((t) => !/^\d+$/.test(t)) ? 'Partitions: list partition numbers such as "0" or "0, 1".'
-        : new Set(parts).size !== parts.length ? 'Partitions: name each partition once (a produce request holds each partition once).' : null],
-      [form.count, !Number.isInteger(count) || count < 1 || count > 1000000 ? 'Records: a whole number from 1 to 1,000,000.' : null],
-      [form.timeout, timeout && !/^\d+$/.test(timeout) ? 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).' : null],
-      [form.burst, !Number.isInteger(times) || times < 1 || times > MAX_BURST ? `Burst: a whole number from 1 to ${fmt(MAX_BURST)}.` : null],
+      [form.partitions, tokens.some((t) => !/^\d+$/.test(t)) ? tr.t('produce.problem.partitions')
+        : new Set(parts).size !== parts.length ? tr.t('produce.problem.partitionTwice') : null],
+      [form.count, !Number.isInteger(count) || count < 1 || count > MAX_RECORDS ? tr.t('produce.problem.records', { max: MAX_RECORDS }) : null],
+      [form.timeout, timeout && !/^\d+$/.test(timeout) ? tr.t('produce.problem.timeout') : null],
+      [form.burst, !Number.isInteger(times) || times < 1 || times > MAX_BURST ? tr.t('produce.problem.burst', { max: MAX_BURST }) : null],
     ].find(([, p]) => p) ?? [];
     for (const input of form.querySelectorAll('[aria-invalid]')) this.fieldEdited(input);
     if (problem) {

@@ -20,7 +20,6 @@ import { renderCodePath } from './views/codepath.js';
 import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
-import { fmt } from './views/dom.js';
 import { render } from './html.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
@@ -40,13 +39,15 @@ export class PlaygroundApp {
     this.host = host;
     this.root = root;
     this.opts = opts;
+    /** The language everything is said in (a Translator, www/i18n.js). */
+    this.tr = opts.tr;
     render(root, template(opts));
     this.$ = (sel) => root.querySelector(sel);
     this.has = (view) => opts.views.includes(view);
     this.playback = new Playback(this);
     /** The playback's clock (the speed control sets its pace, the element starts and stops it). */
     this.clock = this.playback.clock;
-    this.history = new EventHistory();
+    this.history = new EventHistory(this.tr);
     this.wheelChanges = new WheelChanges();
     this.timeline = this.has('timeline') ? new Timeline(this, this.$('.timeline-wrap')) : null;
     this.story = new Story(this);
@@ -54,7 +55,7 @@ export class PlaygroundApp {
     this.notices = new Notices(this.$('.notices'), {
       undo: () => this.undo(),
       download: (text) => this.controls.download('purgatory-session.json', text),
-    });
+    }, this.tr);
     // A what-if's second run is a playground of its own, moved by this one's clock; the second
     // run itself (`opts.twin`) compares with nothing.
     this.comparison = opts.twin ? null : new Comparison(this);
@@ -89,7 +90,7 @@ export class PlaygroundApp {
       const doc = source.curated ? await curatedDoc(source.curated) : null;
       sim = this.create(source, doc);
     } catch (e) {
-      if (isTrap(e)) return this.recover(e).then(() => 'the model stopped while opening it');
+      if (isTrap(e)) return this.recover(e).then(() => this.tr.t('app.trap.opening'));
       return String(e && e.message ? e.message : e);
     }
     if (this.sim) this.freeHandle();
@@ -103,8 +104,8 @@ export class PlaygroundApp {
     // An embed is a region of its host page, named after what it plays (several on one page are
     // told apart).
     if (pp.getAttribute('role') === 'region') {
-      const what = this.curatedName ? shortTitle(this.curatedName) : source.live ? 'a live session' : source.label ?? 'a scenario';
-      pp.setAttribute('aria-label', `Purgatory Playground: ${what}`);
+      const what = this.curatedName ? shortTitle(this.curatedName) : source.live ? this.tr.t('region.embed.live') : source.label ?? this.tr.t('region.embed.scenario');
+      pp.setAttribute('aria-label', this.tr.t('region.embed.named', { what }));
     }
     this.playback.ended = false;
     this.complete = false;
@@ -207,7 +208,7 @@ export class PlaygroundApp {
     const at = this.snap?.now_ms ?? 0;
     const saved = this.saved;
     console.error('purgatory-playground: the model trapped; rebuilding the session', error);
-    this.notice('warn', 'The model stopped with an internal error. Rebuilding this session from its saved actions…');
+    this.notice('warn', this.tr.t('app.trap'));
     try {
       this.model = await freshModel(this.model);
       const sim = this.model.Playground.fromScenario(saved, this.source?.curated);
@@ -224,11 +225,11 @@ export class PlaygroundApp {
         this.comparison.end({ redraw: false });
         await this.comparison.onOpen(change);
       }
-      this.notice('ok', `Recovered: the session was rebuilt from its actions, at ${fmt(at)} ms. Nothing was lost.`, { download: saved });
+      this.notice('ok', this.tr.t('app.recovered', { at }), { download: saved });
       this.emit('recovered', { at_ms: at });
     } catch (e) {
       console.error('purgatory-playground: recovery failed', e);
-      this.notice('bad', 'The model stopped and the session could not be rebuilt. Download it to keep your work.', { download: saved });
+      this.notice('bad', this.tr.t('app.notRecovered'), { download: saved });
     } finally {
       this.recovering = false;
     }
@@ -271,8 +272,8 @@ export class PlaygroundApp {
   apply(cmd) {
     const done = this.guard(() => this.sim.command(cmd));
     if (!done) return null;
-    if (done.forked) this.notice('fork', `The run after ${fmt(done.at_ms - 1)} ms was dropped: this is a new future.`, { undo: true });
-    if (done.continued_live) this.notice('ok', 'The scenario had ended; it goes on as a live session.');
+    if (done.forked) this.notice('fork', this.tr.t('app.forked', { at: done.at_ms - 1 }), { undo: true });
+    if (done.continued_live) this.notice('ok', this.tr.t('app.continuedLive'));
     // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
     // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
     if (done.forked) this.complete = false;
@@ -293,7 +294,7 @@ export class PlaygroundApp {
     if (this.story.active) {
       // The captions tell the scenario's own run, which this action has left.
       this.story.stop();
-      this.notice('ok', 'The guided story is closed: it tells the scenario’s own run, and your action changed it. Undo brings that run back, and “Guided story” starts the story again.');
+      this.notice('ok', this.tr.t('app.storyClosed'));
     }
     if (done.id && (this.selected == null || cmd.action === 'produce')) this.select(done.id);
     this.comparison?.rerun(); // the second run is this one changed: it changes too
@@ -303,7 +304,7 @@ export class PlaygroundApp {
 
   undo() {
     if (this.guard(() => this.sim.undo())) {
-      this.notice('ok', 'The dropped future is back.');
+      this.notice('ok', this.tr.t('app.futureBack'));
       this.saveForRecovery();
       this.complete = false;
       this.timeline?.invalidate({ now: true });
@@ -339,7 +340,7 @@ export class PlaygroundApp {
         if (e.event === 'produce_response_sent' || e.event === 'connection_closed') this.emitResponse(e);
       }
     }
-    const line = narrationFor(events, this.history);
+    const line = narrationFor(events, this.history, this.tr);
     if (line) this.narrate(line);
     this.dirty = true;
   }
@@ -463,17 +464,18 @@ export class PlaygroundApp {
 
   drawCluster(fraction) {
     if (!this.has('cluster') || !this.snap) return;
-    renderCluster(this.$('.panel.cluster'), this.snap, this.snap.now_ms + fraction, this.minIsr);
+    renderCluster(this.$('.panel.cluster'), this.snap, this.snap.now_ms + fraction, this.minIsr, this.tr);
   }
 
+  /** The panels of the snapshot, each drawn in `this.tr`'s language (each view's last argument). */
   drawPanels(snap) {
     const sel = this.selected;
-    if (this.has('purgatory')) renderPurgatory(this.$('.panel.purgatory'), snap, sel);
-    if (this.has('wheel')) renderWheel(this.$('.panel.wheel'), snap, this.history.selectedOps(sel), this.wheelChanges.list, sel);
-    if (this.has('codepath')) renderCodePath(this.$('.panel.codepath'), this.history.trackOf(sel), this.history, snap.now_ms);
-    if (this.has('responses')) renderResponses(this.$('.panel.responses'), snap, sel);
-    if (this.has('log')) renderEventLog(this.$('.panel.log'), this.history, this.controls.logFilter());
-    if (this.has('metrics')) renderMetrics(this.$('.panel.metrics'), this.sim, snap);
+    if (this.has('purgatory')) renderPurgatory(this.$('.panel.purgatory'), snap, sel, this.tr);
+    if (this.has('wheel')) renderWheel(this.$('.panel.wheel'), snap, this.history.selectedOps(sel), this.wheelChanges.list, sel, this.tr);
+    if (this.has('codepath')) renderCodePath(this.$('.panel.codepath'), this.history.trackOf(sel), this.history, snap.now_ms, this.tr);
+    if (this.has('responses')) renderResponses(this.$('.panel.responses'), snap, sel, this.tr);
+    if (this.has('log')) renderEventLog(this.$('.panel.log'), this.history, this.controls.logFilter(), this.tr);
+    if (this.has('metrics')) renderMetrics(this.$('.panel.metrics'), this.sim, snap, this.tr);
   }
 
   // ---- Notices and events ------------------------------------------------------------------

@@ -247,13 +247,13 @@ async function viewCosts(app) {
   const sel = app.selected;
   const panel = (name) => app.$(`.panel.${name}`);
   const draws = {
-    cluster: () => cluster.renderCluster(panel('cluster'), snap, snap.now_ms, app.minIsr),
-    purgatory: () => purgatory.renderPurgatory(panel('purgatory'), snap, sel),
-    wheel: () => wheel.renderWheel(panel('wheel'), snap, app.history.selectedOps(sel), app.wheelChanges.list, sel),
-    codepath: () => codepath.renderCodePath(panel('codepath'), app.history.trackOf(sel), app.history, snap.now_ms),
-    responses: () => responses.renderResponses(panel('responses'), snap, sel),
-    log: () => log.renderEventLog(panel('log'), app.history, app.controls.logFilter()),
-    metrics: () => metrics.renderMetrics(panel('metrics'), app.sim, snap),
+    cluster: () => cluster.renderCluster(panel('cluster'), snap, snap.now_ms, app.minIsr, app.tr),
+    purgatory: () => purgatory.renderPurgatory(panel('purgatory'), snap, sel, app.tr),
+    wheel: () => wheel.renderWheel(panel('wheel'), snap, app.history.selectedOps(sel), app.wheelChanges.list, sel, app.tr),
+    codepath: () => codepath.renderCodePath(panel('codepath'), app.history.trackOf(sel), app.history, snap.now_ms, app.tr),
+    responses: () => responses.renderResponses(panel('responses'), snap, sel, app.tr),
+    log: () => log.renderEventLog(panel('log'), app.history, app.controls.logFilter(), app.tr),
+    metrics: () => metrics.renderMetrics(panel('metrics'), app.sim, snap, app.tr),
   };
   const t0 = performance.now();
   app.sim.snapshot();

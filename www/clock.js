@@ -33,13 +33,6 @@ const BETWEEN_HOLDS_MS = 300;
 const MAX_HOLDS = 5;
 const HOLD_WINDOW_MS = 20000;
 
-export function describeSpeed(rate) {
-  if (rate <= 0) return 'holding';
-  if (rate >= 1) return `${rate >= 10 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1)}×`;
-  const wallPerMs = 1 / rate;
-  return wallPerMs >= 1000 ? `1 ms per ${(wallPerMs / 1000).toFixed(1)} s` : `1 ms per ${Math.round(wallPerMs)} ms`;
-}
-
 export class SimClock {
   /**
    * @param {(ms: number, stopAtNotable: boolean) => {notable?: boolean} | void} advance runs `ms`

@@ -6,7 +6,6 @@
 // step, step back, speed, breakpoints and the story's pauses act on both.
 import { isTrap } from './wasm-module.js';
 import { sayEvent } from './narrate.js';
-import { fmt } from './views/dom.js';
 import { html, render } from './html.js';
 
 /** The second run's views: what differs between two runs, without a second timeline or log. */
@@ -16,12 +15,12 @@ const MAX_FOLLOW_CALLS = 64;
 
 /** The settings the form offers, with the change text each value makes. */
 export const CHANGES = {
-  acks: { label: 'acks of every request', text: (v) => `acks=${v}` },
-  'min.insync.replicas': { label: 'min.insync.replicas', text: (v) => `min.insync.replicas=${v}` },
-  'replica.lag.time.max.ms': { label: 'replica.lag.time.max.ms', text: (v) => `replica.lag.time.max.ms=${v}` },
-  timeout_ms: { label: 'the timeout of every request', text: (v) => `timeout_ms=${v}` },
-  at_ms: { label: 'the time of an action', text: (v, i) => `actions[${i}].at_ms=${v}`, action: true },
-  removed: { label: 'leave an action out', text: (_, i) => `actions[${i}]=removed`, action: true, noValue: true },
+  acks: { text: (v) => `acks=${v}` },
+  'min.insync.replicas': { text: (v) => `min.insync.replicas=${v}` },
+  'replica.lag.time.max.ms': { text: (v) => `replica.lag.time.max.ms=${v}` },
+  timeout_ms: { text: (v) => `timeout_ms=${v}` },
+  at_ms: { text: (v, i) => `actions[${i}].at_ms=${v}`, action: true },
+  removed: { text: (_, i) => `actions[${i}]=removed`, action: true, noValue: true },
 };
 
 export class Comparison {
@@ -47,12 +46,13 @@ export class Comparison {
    */
   async start(change) {
     const app = this.app;
-    if (!app.sim || !this.twinRoot) return 'this playground has no room for a second run';
+    const { tr } = app;
+    if (!app.sim || !this.twinRoot) return tr.t('whatIf.noRoom');
     let answer;
     try {
       answer = app.sim.whatIf(change);
     } catch (e) {
-      if (isTrap(e)) { app.recover(e); return 'the model stopped while comparing'; }
+      if (isTrap(e)) { app.recover(e); return tr.t('whatIf.trapped'); }
       return String(e?.message ?? e);
     }
     const twin = this.twin ?? new app.constructor(app.host, this.twinRoot, {
@@ -62,12 +62,13 @@ export class Comparison {
       twin: true,
       leader: app, // its clock, which moves this run too
       speed: app.opts.speed,
+      tr: app.tr,
     });
-    const error = await twin.open({ text: answer.scenario, label: 'the what-if run' }, { play: false, selected: app.selected });
+    const error = await twin.open({ text: answer.scenario, label: tr.t('whatIf.run') }, { play: false, selected: app.selected });
     if (error) {
       if (!this.twin) twin.destroy();
       app.guard(() => app.sim.endCompare());
-      return `the second run could not be opened: ${error}`;
+      return tr.t('whatIf.notOpened', { error });
     }
     const theme = app.root.querySelector('.pp').dataset.theme;
     if (theme) twin.root.querySelector('.pp').dataset.theme = theme;
@@ -112,7 +113,7 @@ export class Comparison {
     const error = await this.start(change);
     if (error) {
       this.end();
-      this.app.notice('warn', `The comparison with ${change} could not be made: ${error}`);
+      this.app.notice('warn', this.app.tr.t('whatIf.failed', { change, error }));
     }
     return error;
   }
@@ -124,7 +125,7 @@ export class Comparison {
     const error = await this.start(change);
     if (error) {
       this.end();
-      this.app.notice('warn', `The comparison with ${change} ended: ${error}`);
+      this.app.notice('warn', this.app.tr.t('whatIf.ended', { change, error }));
     }
   }
 
@@ -145,7 +146,7 @@ export class Comparison {
         if (done.hit) {
           // A breakpoint of the second run stops both there (the first is at most a frame ahead).
           app.playback.seek(done.hit.at_ms);
-          app.playback.breakpointHit({ ...done.hit, text: `in run B, ${done.hit.text}` });
+          app.playback.breakpointHit({ ...done.hit, text: app.tr.t('whatIf.breakpoint', { what: done.hit.text }) });
           return;
         }
       }
@@ -193,50 +194,70 @@ export class Comparison {
   draw() {
     const r = this.report;
     if (!this.box || !r) return;
+    const { tr } = this.app;
     const b = r.b.change ?? r.b.name;
-    const label = (side) => (side === 'a' ? 'A · as written' : `B · ${b}`);
+    const label = (side) => (side === 'a' ? tr.t('whatIf.a') : `B · ${b}`);
     this.app.$('.run-a .run-label').textContent = label('a');
     const twinLabel = this.twin?.root.querySelector('.run-label');
     if (twinLabel) twinLabel.textContent = label('b');
+    const sum = r.differing === 0 ? tr.t('whatIf.allSame') : tr.t('whatIf.differing', { differing: r.differing, count: r.outcomes.length });
     this.box.hidden = false;
-    render(this.box, html`<header class="ph"><h2 id="h-compare">What if: ${b}</h2>
-        <span class="compare-sum">${r.differing === 0 ? 'every request got the same answer' : `${r.differing} of ${r.outcomes.length} request${r.outcomes.length === 1 ? '' : 's'} answered differently`}</span>
-        <button type="button" data-testid="compare-end">Stop comparing</button></header>
-      ${this.until != null ? html`<p class="hint compare-until">A live session: both runs compared up to ${fmt(this.until)} ms. Each action compares them again. <button type="button" data-testid="compare-again">Compare up to now</button></p>` : null}
-      ${divergence(r, b)}
+    render(this.box, html`<header class="ph"><h2 id="h-compare">${tr.t('whatIf.heading', { change: b })}</h2>
+        <span class="compare-sum">${sum}</span>
+        <button type="button" data-testid="compare-end">${tr.t('whatIf.stop')}</button></header>
+      ${this.until != null ? html`<p class="hint compare-until">${tr.t('whatIf.live', { at: this.until })} <button type="button" data-testid="compare-again">${tr.t('whatIf.again')}</button></p>` : null}
+      ${divergence(r, b, tr)}
       <table class="outcomes" data-testid="outcomes">
-        <thead><tr><th scope="col">request</th><th scope="col">${label('a')}</th><th scope="col">${label('b')}</th><th scope="col"><span class="sr-only">same or different</span></th></tr></thead>
-        <tbody>${r.outcomes.map(outcomeRow)}</tbody>
+        <thead><tr><th scope="col">${tr.t('whatIf.request')}</th><th scope="col">${label('a')}</th><th scope="col">${label('b')}</th><th scope="col"><span class="sr-only">${tr.t('whatIf.verdict')}</span></th></tr></thead>
+        <tbody>${r.outcomes.map((row) => outcomeRow(row, tr))}</tbody>
       </table>`);
     this.app.story?.reapply(); // a caption may point into the comparison
   }
 }
 
-function divergence(r, b) {
+/**
+ * A message whose `{name}`s are markup: its words around them, each `{name}` replaced by
+ * `parts[name]` (markup made by `html`, or text). The message is split before anything is put in,
+ * so a part's own text is never read as a `{name}`.
+ */
+function withMarkup(message, parts) {
+  return message.split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? parts[piece] : piece));
+}
+
+function divergence(r, b, tr) {
   const d = r.divergence;
-  if (!d) return html`<p class="divergence" data-testid="divergence">The two runs are the same, event for event: this change makes no difference here.</p>`;
-  const say = (e) => (e ? sayEvent(e) : 'nothing more happens (its run has ended)');
-  return html`<p class="divergence" data-testid="divergence" data-story="divergence">At <b>${fmt(d.at_ms)} ms</b> the runs part. <span class="side-a">In A (as written), ${say(d.a)}</span>; <span class="side-b">in B (${b}), ${say(d.b)}</span>.
-    <button type="button" data-testid="divergence-seek">Go to ${fmt(d.at_ms)} ms</button></p>`;
+  if (!d) return html`<p class="divergence" data-testid="divergence">${tr.t('whatIf.noDivergence')}</p>`;
+  // What each run does there is the narration's sentence about the event.
+  const say = (e) => (e ? sayEvent(e, tr) : tr.t('whatIf.runEnded'));
+  const parts = {
+    at: html`<b>${tr.num(d.at_ms)} ms</b>`,
+    inA: html`<span class="side-a">${tr.t('whatIf.inA', { what: say(d.a) })}</span>`,
+    inB: html`<span class="side-b">${tr.t('whatIf.inB', { change: b, what: say(d.b) })}</span>`,
+  };
+  return html`<p class="divergence" data-testid="divergence" data-story="divergence">${withMarkup(tr.t('whatIf.divergence'), parts)}
+    <button type="button" data-testid="divergence-seek">${tr.t('whatIf.goTo', { at: d.at_ms })}</button></p>`;
 }
 
-function answerText(a) {
-  if (!a) return 'not in this run';
-  const at = a.answered_ms != null ? ` at ${fmt(a.answered_ms)} ms` : '';
+function answerText(a, tr) {
+  if (!a) return tr.t('whatIf.absent');
   const offsets = a.base_offsets.join(' + ');
-  return `${a.outcome}${at} · offset ${offsets}`;
+  return a.answered_ms != null
+    ? tr.t('whatIf.answer.at', { outcome: a.outcome, at: a.answered_ms, offsets })
+    : tr.t('whatIf.answer', { outcome: a.outcome, offsets });
 }
 
-function cell(a) {
+function cell(a, tr) {
   if (a?.lost_ms != null) {
-    return html`<td class="lost">${answerText(a)} · <b class="lost-word">LOST</b> at ${fmt(a.lost_ms)} ms</td>`;
+    // LOST is the model's word for acknowledged records gone, written as the outcomes are.
+    const parts = { answer: answerText(a, tr), lost: html`<b class="lost-word">LOST</b>`, at: tr.num(a.lost_ms) };
+    return html`<td class="lost">${withMarkup(tr.t('whatIf.lost'), parts)}</td>`;
   }
-  return html`<td>${answerText(a)}</td>`;
+  return html`<td>${answerText(a, tr)}</td>`;
 }
 
-function outcomeRow(row) {
+function outcomeRow(row, tr) {
   const lost = row.a?.lost_ms != null || row.b?.lost_ms != null;
   return html`<tr class="${row.differs ? 'differs' : 'same'}" data-testid="${lost ? 'lost' : 'outcome'}" data-request="${row.id}" data-story="outcome-${row.id}">
-    <th scope="row"><button type="button" class="linkish" data-request="${row.id}" title="Follow ${row.id} in both runs">${row.id}</button></th>
-    ${cell(row.a)}${cell(row.b)}<td class="verdict">${row.differs ? '≠ differs' : 'same'}</td></tr>`;
+    <th scope="row"><button type="button" class="linkish" data-request="${row.id}" title="${tr.t('whatIf.follow', { id: row.id })}">${row.id}</button></th>
+    ${cell(row.a, tr)}${cell(row.b, tr)}<td class="verdict">${tr.t(row.differs ? 'whatIf.differs' : 'whatIf.same')}</td></tr>`;
 }

@@ -5,7 +5,6 @@ import { SCENARIOS } from './scenarios.js';
 import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
-import { fmt } from './views/dom.js';
 import { pictureOf } from './picture.js';
 import { renderKafkaMark } from './kafka-check.js';
 import { CHANGES } from './compare.js';
@@ -36,6 +35,8 @@ export class Controls {
     on('[data-testid="step-back"]', 'click', () => this.app.playback.stepBack());
     on('[data-testid="restart"]', 'click', () => this.app.playback.restart());
     on('[data-testid="speed"]', 'change', (ev) => this.setSpeed(ev.target.value));
+    // The page's language: the element speaks it from now on (remounted where it was).
+    on('[data-testid="language"]', 'change', (ev) => this.app.host.setLanguage(ev.target.value));
     on('.produce-form', 'submit', (ev) => { ev.preventDefault(); this.acting.produce(1); });
     on('.burst-send', 'click', () => this.acting.produce(wholeNumber(this.$('[name=burst]').value)));
     on('.produce-form', 'input', (ev) => this.acting.fieldEdited(ev.target));
@@ -58,16 +59,18 @@ export class Controls {
     on('.log-only', 'click', () => { this.filter.only = null; this.app.refresh(); });
     this.wireKeys();
     this.wireDrop();
+    const { tr } = this.app;
     const pick = this.$('.scenario-pick');
     if (pick) {
-      const option = ([n, about]) => html`<option value="${n}" title="${about}">${label(n, about)}</option>`;
-      render(pick, html`<option value="">Live session (you drive)</option>
-        <optgroup label="The spec's scenarios">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(option)}</optgroup>
-        <optgroup label="More stories">${SCENARIOS.filter(([n]) => n.startsWith('x')).map(option)}</optgroup>
-        <optgroup label="What ifs: two runs side by side">${SCENARIOS.filter(([n]) => n.startsWith('w')).map(option)}</optgroup>`);
+      // Each scenario is offered under what it demonstrates (the message `scenario.NAME`).
+      const option = ([n]) => html`<option value="${n}" title="${tr.t(`scenario.${n}`)}">${label(n, tr)}</option>`;
+      render(pick, html`<option value="">${tr.t('scenarios.live')}</option>
+        <optgroup label="${tr.t('scenarios.spec')}">${SCENARIOS.filter(([n]) => n.startsWith('s')).map(option)}</optgroup>
+        <optgroup label="${tr.t('scenarios.more')}">${SCENARIOS.filter(([n]) => n.startsWith('x')).map(option)}</optgroup>
+        <optgroup label="${tr.t('scenarios.whatIfs')}">${SCENARIOS.filter(([n]) => n.startsWith('w')).map(option)}</optgroup>`);
     }
     const legend = this.$('[data-panel="legend"]');
-    if (legend) render(legend, legendHtml());
+    if (legend) render(legend, legendHtml(tr));
   }
 
   wireKeys() {
@@ -168,12 +171,13 @@ export class Controls {
   fillCompare({ keepAction = false } = {}) {
     const form = this.$('.compare-form');
     if (!form || !this.app.sim) return;
+    const { tr } = this.app;
     const what = form.elements.what.value;
     const change = CHANGES[what];
     const actions = this.app.guard(() => this.app.sim.actions()) ?? [];
     const pick = form.elements.action;
     if (!keepAction) {
-      render(pick, html`${actions.map((a, i) => html`<option value="${i}">actions[${i}] · ${fmt(a.at_ms)} ms · ${actionWords(a)}</option>`)}`);
+      render(pick, html`${actions.map((a, i) => html`<option value="${i}">actions[${i}] · ${tr.num(a.at_ms)} ms · ${actionWords(a, tr)}</option>`)}`);
     }
     form.querySelector('.c-action').hidden = !change.action;
     form.querySelector('.c-value').hidden = !!change.noValue;
@@ -190,7 +194,7 @@ export class Controls {
       removed: '',
     }[what];
     form.elements.value.value = value;
-    this.$('.compare-error').textContent = actions.length || !change.action ? '' : 'This run has no actions to change yet.';
+    this.$('.compare-error').textContent = actions.length || !change.action ? '' : tr.t('whatIf.noActions');
   }
 
   async compare() {
@@ -198,7 +202,7 @@ export class Controls {
     const what = form.elements.what.value;
     const text = CHANGES[what].text(form.elements.value.value.trim(), form.elements.action.value);
     const error = await this.app.comparison.start(text);
-    this.$('.compare-error').textContent = error ? `${text}: ${error}` : '';
+    this.$('.compare-error').textContent = error ? this.app.tr.t('whatIf.refused', { change: text, error }) : '';
     if (!error) {
       this.closeMenus();
       this.app.$('.compare')?.scrollIntoView?.({ block: 'nearest' });
@@ -207,7 +211,7 @@ export class Controls {
 
   async applySetup() {
     const form = this.$('.setup-form');
-    const { setup, error } = readSetup(form);
+    const { setup, error } = readSetup(form, this.app.tr);
     const msg = error ?? (await this.app.open({ live: setup }));
     this.$('.setup-error').textContent = msg ?? '';
     if (!msg) this.closeMenus();
@@ -215,15 +219,16 @@ export class Controls {
 
   async importFile(file) {
     if (!file) return;
+    const { tr } = this.app;
     const out = this.$('.share-out');
     try {
-      const text = await readSessionFile(file);
+      const text = await readSessionFile(file, tr);
       const msg = await this.app.open({ text, label: file.name }, { play: false });
-      if (msg) throw new Error(`${file.name}: ${msg}`);
-      this.app.notice('ok', `Opened ${file.name}.`);
+      if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: msg }));
+      this.app.notice('ok', tr.t('file.opened', { file: file.name }));
       this.closeMenus();
     } catch (e) {
-      const text = `Could not open that file, and nothing was changed: ${e.message ?? e}`;
+      const text = tr.t('file.notOpened', { error: e.message ?? e });
       if (out) out.textContent = text;
       this.app.notice('bad', text);
     }
@@ -232,13 +237,18 @@ export class Controls {
   /** The views as drawn now, as an SVG file (see picture.js). */
   savePicture() {
     const app = this.app;
+    const { tr } = app;
+    const at = app.sim.nowMs;
+    // The file is named in English words (`purgatory-live-session-…`), the picture says it in the
+    // reader's language.
     const what = app.curatedName ?? (app.source?.live ? 'live session' : app.source?.label ?? 'session');
+    const shown = app.curatedName ?? (app.source?.live ? tr.t('share.out.live') : app.source?.label ?? tr.t('share.out.session'));
     const css = [...app.root.getRootNode().querySelectorAll('style')].map((el) => el.textContent).join('\n');
-    const svg = pictureOf(app.root.querySelector('.pp'), css, `Purgatory Playground · ${what} · ${fmt(app.sim.nowMs)} ms`);
-    const name = `purgatory-${String(what).replace(/[^\w.-]+/g, '-')}-${app.sim.nowMs}ms.svg`;
+    const svg = pictureOf(app.root.querySelector('.pp'), css, tr.t('share.out.pictureTitle', { what: shown, at }));
+    const name = `purgatory-${String(what).replace(/[^\w.-]+/g, '-')}-${at}ms.svg`;
     download(name, svg, 'image/svg+xml');
     const out = this.$('.share-out');
-    if (out) out.textContent = `Saved ${name} (${fmt(svg.length)} characters): the views at ${fmt(app.sim.nowMs)} ms.`;
+    if (out) out.textContent = tr.t('share.out.saved', { file: name, size: svg.length, at });
   }
 
   async copyLink() {
@@ -253,6 +263,7 @@ export class Controls {
       story: app.story.active,
       storyStep: app.story.active ? app.story.step : null,
       compare: app.comparison?.change,
+      lang: app.tr.lang,
     });
     const url = new URL(location.href);
     url.search = '';
@@ -263,7 +274,7 @@ export class Controls {
       await navigator.clipboard.writeText(url.href);
       copied = true;
     } catch { /* no clipboard permission: the link is in the address bar */ }
-    if (out) out.textContent = `${copied ? 'Copied' : 'The link is in the address bar'} (${fmt(url.href.length)} characters).`;
+    if (out) out.textContent = app.tr.t(copied ? 'share.out.copied' : 'share.out.inAddressBar', { size: url.href.length });
   }
 
   download(name, text) {
@@ -285,7 +296,7 @@ export class Controls {
         // Read strictly, as the produce form does: "abc" or "" is not "off", and -5 is not 5.
         const ms = wholeNumber(stall.value);
         if (ms >= 1 && ms <= MAX_STALL_MS) spec.hw_stalled_ms = ms;
-        else problem = `HW stalled for: a whole number of milliseconds from 1 to ${fmt(MAX_STALL_MS)}; this breakpoint is off until then.`;
+        else problem = this.app.tr.t('bp.problem.stall', { max: MAX_STALL_MS });
       } else spec[name] = true;
     }
     if (problem) stall.setAttribute('aria-invalid', 'true');
@@ -297,7 +308,8 @@ export class Controls {
       this.app.comparison?.copyBreakpoints();
       if (err) err.textContent = problem ?? '';
     } catch (e) {
-      if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, 'HW stalled for');
+      // The model's message names the setting as the scenario file does; the form calls it so.
+      if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, () => this.app.tr.t('bp.problem.stallName'));
     }
   }
 
@@ -403,6 +415,7 @@ export class Controls {
     const app = this.app;
     const sel = app.$('.produce-form select[name=topic]');
     if (sel) render(sel, html`${app.sim.setup().topics.map((t) => html`<option>${t.name}</option>`)}`);
+    const { tr } = app;
     const pick = this.$('.scenario-pick');
     if (pick) {
       // A session from a link, a file or a scenario text is named for what it is, not "Live",
@@ -413,11 +426,14 @@ export class Controls {
       const own = opened && curated && app.sim.actions().some((a) => a.by_user);
       if (opened && (!curated || own)) {
         const scenario = curated && pick.querySelector(`option[value="${CSS.escape(curated)}"]`)?.textContent;
-        const what = scenario ? `${scenario}, with your actions` : app.sim.extent().live ? 'Live session' : app.sim.name || 'A scenario';
-        renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${what} (from ${app.source?.label ?? 'a file'})</option>`);
+        const what = scenario ? tr.t('scenarios.withYourActions', { scenario }) : app.sim.extent().live ? tr.t('scenarios.opened.live') : app.sim.name || tr.t('scenarios.opened.unnamed');
+        const from = app.source?.label ?? tr.t('scenarios.opened.file');
+        renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${tr.t('scenarios.opened', { what, from })}</option>`);
         pick.selectedIndex = 0;
       } else pick.value = curated ?? '';
     }
+    const language = this.$('[data-testid="language"]');
+    if (language) language.value = app.tr.lang;
     const storyBtn = this.$('.story-start');
     if (storyBtn) storyBtn.hidden = !app.story.available();
     this.updateKafkaMark();
@@ -434,14 +450,14 @@ export class Controls {
     const el = app.$('.kafka-mark');
     if (!el) return;
     const own = app.sim.actions().some((a) => a.by_user);
-    renderKafkaMark(el, own ? null : app.curatedName, { link: app.opts.layout === 'page' });
+    renderKafkaMark(el, own ? null : app.curatedName, { link: app.opts.layout === 'page', tr: app.tr });
   }
 
   updatePlay() {
     const b = this.$('[data-testid="play"]');
     if (!b) return;
     const playing = this.app.clock.playing;
-    b.textContent = playing ? '❚❚ Pause' : '▶ Play';
+    b.textContent = playing ? `❚❚ ${this.app.tr.t('clock.pause')}` : `▶ ${this.app.tr.t('clock.play')}`;
     b.setAttribute('aria-pressed', String(playing));
     this.updateSpeed();
   }
@@ -454,7 +470,7 @@ export class Controls {
 
   updateClock(snap) {
     const now = this.$('[data-testid="now-ms"]');
-    const text = fmt(snap.now_ms); // grouped as every other millisecond count on the page
+    const text = this.app.tr.num(snap.now_ms); // written as every other millisecond count on the page
     if (now && now.textContent !== text) {
       now.textContent = text;
       now.dataset.ms = String(snap.now_ms);
@@ -466,7 +482,7 @@ export class Controls {
     const el = this.$('[data-testid="trace-hash"]');
     if (!el) return;
     const hash = this.app.sim?.traceHash;
-    const text = hash ?? 'computing…';
+    const text = hash ?? this.app.tr.t('trace.computing');
     if (el.textContent !== text) el.textContent = text;
   }
 
@@ -479,8 +495,9 @@ export class Controls {
     el.className = 'notice end';
     el.dataset.testid = 'scenario-end';
     el.setAttribute('role', 'status');
+    const { tr } = this.app;
     const horizon = this.app.sim.runUntilMs;
-    render(el, html`<span>The scenario has reached its end (${fmt(horizon)} ms).</span> <button type="button" class="primary" data-end="restart">Restart it</button> <button type="button" data-end="live">Continue as a live session</button>`);
+    render(el, html`<span>${tr.t('end.reached', { at: horizon })}</span> <button type="button" class="primary" data-end="restart">${tr.t('end.restart')}</button> <button type="button" data-end="live">${tr.t('end.live')}</button>`);
     box.append(el);
   }
 
@@ -490,23 +507,28 @@ export class Controls {
 }
 
 /** An action in a few words, for the compare form's list. */
-function actionWords(a) {
+function actionWords(a, tr) {
   switch (a.action) {
     case 'produce': return `${a.id} (acks=${a.acks === -1 ? 'all' : a.acks})`;
-    case 'pause_follower': return `pause broker ${a.broker}`;
-    case 'resume_follower': return `resume broker ${a.broker}`;
-    case 'crash_broker': return `crash broker ${a.broker}`;
-    case 'restart_broker': return `restart broker ${a.broker}`;
-    case 'elect_leader': return `elect broker ${a.broker} for ${a.topic}-${a.partition}`;
+    case 'pause_follower': return tr.t('action.pause', { broker: a.broker });
+    case 'resume_follower': return tr.t('action.resume', { broker: a.broker });
+    case 'crash_broker': return tr.t('action.crash', { broker: a.broker });
+    case 'restart_broker': return tr.t('action.restart', { broker: a.broker });
+    case 'elect_leader': return tr.t('action.elect', { broker: a.broker, partition: `${a.topic}-${a.partition}` });
     default: return a.action;
   }
 }
 
-function label(name, about) {
+/**
+ * A scenario's entry in the picker: its id and the heading of what it demonstrates, in `tr`'s
+ * language ("S03 · The follower stalled early enough"; the Chinese heading ends at "：").
+ */
+function label(name, tr) {
   const id = name.split('-')[0].toUpperCase().replace(/^X/, 'x');
-  const text = about.replace(/^S\d+\.\s*/, '');
-  const heading = (t) => t.split(/:\s/)[0];
+  const about = (n) => tr.t(`scenario.${n}`).replace(/^S\d+\.\s*/, '');
+  const heading = (t) => t.split(/:\s|：/)[0];
+  const text = about(name);
   // Scenarios that share a heading (S15's two purge cases) are told apart by what follows it.
-  const shared = SCENARIOS.some(([n, a]) => n !== name && heading(a.replace(/^S\d+\.\s*/, '')) === heading(text));
-  return `${id} · ${(shared ? text.split(/\s\(|\.\s/)[0] : heading(text)).replace(/\.$/, '')}`;
+  const shared = SCENARIOS.some(([n]) => n !== name && heading(about(n)) === heading(text));
+  return `${id} · ${(shared ? text.split(/\s\(|\.\s|（|。/)[0] : heading(text)).replace(/[.。]$/, '')}`;
 }

@@ -8,7 +8,7 @@
 //
 // Attributes (docs/embedding.md): scenario | src | an inline <script type="application/json">
 // child, views, controls, autoplay, speed, loop, theme, height, story, layout, compare (a what-if
-// beside the run: compare="acks=1"). A bad value is
+// beside the run: compare="acks=1"), lang (else the host page's <html lang>). A bad value is
 // reported in the element (and on the console) and its default is used; nothing else breaks.
 import STYLE from './style.css';
 import { PlaygroundApp } from './app.js';
@@ -16,15 +16,15 @@ import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
-import { fmt } from './views/dom.js';
 import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
+import { ENGLISH, LANGUAGES, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 
 const SPEED_MAX = 100000;
 const THEMES = ['auto', 'light', 'dark'];
 const CSS_LENGTH = /^\d+(\.\d+)?(px|rem|em|vh|svh|dvh|%)$/;
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
-const LAYOUT_ATTRS = ['views', 'controls', 'layout'];
+const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
 /** Attributes whose change opens another session. */
 const SOURCE_ATTRS = ['scenario', 'src'];
 
@@ -107,7 +107,7 @@ function parseOptions(el) {
 
 export class PurgatoryPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story', 'compare'];
+    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story', 'compare', 'lang'];
   }
 
   constructor() {
@@ -139,16 +139,20 @@ export class PurgatoryPlayground extends HTMLElement {
     });
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
-    // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>.
+    // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>; its
+    // language switch, <html lang>.
     this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
+    this.langObserver ??= new MutationObserver(() => this.followLanguage());
     if (on) {
       this.observer.observe(this);
       for (const el of [document.documentElement, document.body].filter(Boolean)) {
         this.schemeObserver.observe(el, { attributes: true, attributeFilter: SCHEME_ATTRS });
       }
+      this.langObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
     } else {
       this.observer.disconnect();
       this.schemeObserver.disconnect();
+      this.langObserver.disconnect();
     }
     const method = on ? 'addEventListener' : 'removeEventListener';
     document[method]('visibilitychange', this.onVisibility);
@@ -190,11 +194,17 @@ export class PurgatoryPlayground extends HTMLElement {
   async mount(saved = null) {
     const gen = ++this.generation;
     const { opts, problems } = parseOptions(this);
+    // The language's catalogue before any markup: English at once, so that the markup is there
+    // when the element is connected; another language's chunk is fetched the first time.
+    const lang = this.language();
+    opts.tr = loadedTranslator(lang) ?? await translatorFor(lang);
+    if (gen !== this.generation) return;
     this.opts = opts;
     // Until the session is open the markup stays hidden behind one line: the browser neither lays
     // out nor paints empty views (a flash of empty panels, and main-thread time the model's first
     // frame waits for); `reveal` shows the views once, drawn.
-    this.showOnly(html`<p class="pp-loading" role="status">Loading the broker model…</p><div class="host-root" hidden></div>`);
+    this.showOnly(html`<p class="pp-loading" role="status">${opts.tr.t('element.loading')}</p><div class="host-root" hidden></div>`);
+    if (opts.layout === 'page') document.documentElement.lang = opts.tr.lang;
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     this.applyLight(problems);
     const restore = saved && { source: { text: saved.text, label: 'this session', scenario: saved.scenario }, at: saved.at, selected: saved.selected, play: false };
@@ -209,6 +219,40 @@ export class PurgatoryPlayground extends HTMLElement {
     this.app = null;
     this.removeAttribute('ready');
     this.mount(saved).catch((e) => this.fail(e));
+  }
+
+  /**
+   * The language the element speaks (a tag `languageFor` gives): its `lang` attribute; on the
+   * full page, else the link's `lang`, the reader's earlier choice, the browser's language; in
+   * an embed, else the host page's `<html lang>`; else English.
+   */
+  language() {
+    const own = this.getAttribute('lang');
+    if (own) return languageFor(own);
+    if (parseOptions(this).opts.layout === 'page') {
+      const linked = new URLSearchParams(location.hash.replace(/^#/, '')).get('lang') ?? new URLSearchParams(location.search).get('lang');
+      if (linked) return languageFor(linked);
+      return languageFor(rememberedLanguage() ?? navigator.languages?.[0] ?? navigator.language);
+    }
+    return languageFor(document.documentElement.lang);
+  }
+
+  /** The host page's <html lang> changed: an element that follows it speaks the new language. */
+  followLanguage() {
+    if (!this.app || this.hasAttribute('lang') || this.opts?.layout === 'page') return;
+    if (this.language() !== this.opts.tr.lang) this.remount();
+  }
+
+  /**
+   * The page's language switch: the element speaks `tag` from now on (a remount keeps the
+   * session and its instant), the page says so in <html lang>, and the choice is remembered.
+   */
+  setLanguage(tag) {
+    const lang = languageFor(tag);
+    if (!LANGUAGES.some((l) => l.tag === lang)) return;
+    rememberLanguage(lang);
+    if (this.opts?.layout === 'page') document.documentElement.lang = lang;
+    this.setAttribute('lang', lang);
   }
 
   /** Speed, loop, theme and height: applied without reopening anything. */
@@ -260,7 +304,7 @@ export class PurgatoryPlayground extends HTMLElement {
         if (fromLink) return fromLink;
       } catch (e) {
         if (!(e instanceof LinkError)) throw e;
-        this.linkProblem = `${e.message}; showing a live session instead.`;
+        this.linkProblem = this.opts.tr.t('link.instead', { problem: e.message });
       }
     }
     const name = this.getAttribute('scenario');
@@ -288,12 +332,13 @@ export class PurgatoryPlayground extends HTMLElement {
    * Null when the address names none; a LinkError saying what is wrong with one it cannot open.
    */
   async fromLocation() {
+    const { tr } = this.opts;
     const params = new URLSearchParams(location.search);
     let frag;
     try {
-      frag = await readFragment(location.hash);
+      frag = await readFragment(location.hash, tr);
     } catch (e) {
-      throw new LinkError(`This link could not be opened (${e.message ?? e})`);
+      throw new LinkError(tr.t('link.bad', { error: e.message ?? e }));
     }
     // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`; a
     // `#session=` link's text says so itself, and opening it reopens the story).
@@ -303,11 +348,11 @@ export class PurgatoryPlayground extends HTMLElement {
     const storyStep = frag?.storyStep ?? null;
     if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story, storyStep };
     if (frag?.curated) {
-      if (!curated(frag.curated)) throw new LinkError(`This link could not be opened (it names scenario "${frag.curated}", which does not exist)`);
+      if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
       return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare };
     }
     const name = params.get('scenario');
-    if (name && !curated(name)) throw new LinkError(`There is no scenario called “${name}”`);
+    if (name && !curated(name)) throw new LinkError(tr.t('link.unknownScenario', { name }));
     return name ? { source: { curated: name }, story, compare } : null;
   }
 
@@ -335,7 +380,7 @@ export class PurgatoryPlayground extends HTMLElement {
       if (!(e instanceof LinkError)) throw e;
       if (gen === this.generation && app === this.app) {
         app.clearNotices('ok'); // an earlier link's "Opened" would contradict it
-        app.notice('bad', `${e.message}; the open session stays as it was.`);
+        app.notice('bad', app.tr.t('link.stays', { problem: e.message }));
       }
       return;
     }
@@ -343,12 +388,12 @@ export class PurgatoryPlayground extends HTMLElement {
     const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false, compare: plan.compare ?? null });
     if (error) {
       app.clearNotices('ok');
-      app.notice('bad', `This link could not be opened (${error}); the open session stays as it was.`);
+      app.notice('bad', app.tr.t('link.stays', { problem: app.tr.t('link.bad', { error }) }));
       return;
     }
     if (plan.story && app.story.available()) app.story.start(app.sim.nowMs, plan.storyStep);
-    const at = fmt(app.sim.nowMs);
-    app.notice('ok', app.source.curated ? `Opened the link: ${app.source.curated} at ${at} ms.` : `Opened the link's session at ${at} ms.`);
+    const at = app.sim.nowMs;
+    app.notice('ok', app.source.curated ? app.tr.t('link.opened.scenario', { name: app.source.curated, at }) : app.tr.t('link.opened', { at }));
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
@@ -388,7 +433,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep, { scroll: app.storyScrollsOnOpen });
     else if (this.opts.layout === 'page' && plan.source.live && !plan.at) {
       if (firstVisit()) this.welcome();
-      else app.notice('hint', HINT);
+      else app.notice('hint', app.tr.t('welcome.hint'));
     }
     this.updateRunning();
     this.reveal();
@@ -403,14 +448,15 @@ export class PurgatoryPlayground extends HTMLElement {
    */
   welcome() {
     const app = this.app;
+    const { tr } = app;
     const article = document.querySelector('link[rel~="help"][href]')?.getAttribute('href');
-    app.notice('welcome', 'New here? Start with', {
+    app.notice('welcome', tr.t('welcome'), {
       choices: [
-        { label: 'a guided story (S03, a minute)', testid: 'welcome-story', primary: true, run: () => { remember('story'); this.openStory(FIRST_STORY); } },
+        { label: tr.t('welcome.story'), testid: 'welcome-story', primary: true, run: () => { remember('story'); this.openStory(FIRST_STORY); } },
         // The article where the page says it lives (index.html: <link rel="help" href="docs/">);
         // the self-contained page travels without it, so it offers the other two.
-        ...(article ? [{ label: 'the article', testid: 'welcome-article', href: article, run: () => remember('article') }] : []),
-        { label: 'or drive it yourself', testid: 'welcome-drive', run: () => { remember('drive'); app.notice('hint', HINT); } },
+        ...(article ? [{ label: tr.t('welcome.article'), testid: 'welcome-article', href: article, run: () => remember('article') }] : []),
+        { label: tr.t('welcome.drive'), testid: 'welcome-drive', run: () => { remember('drive'); app.notice('hint', tr.t('welcome.hint')); } },
       ],
       dismissed: () => remember('dismissed'),
     });
@@ -455,9 +501,10 @@ export class PurgatoryPlayground extends HTMLElement {
 
   fail(e) {
     console.error('<purgatory-playground> could not start:', e);
-    const msg = String(e && e.message ? e.message : e);
-    const hint = location.protocol === 'file:' ? ' Pages opened from file:// cannot fetch the .wasm: serve the folder over HTTP, or use the self-contained purgatory-playground.html.' : '';
-    this.showOnly(html`<div class="pp"><p class="error fatal" role="alert" data-testid="start-error">The playground could not start: ${msg}.${hint}</p></div>`);
+    const tr = this.opts?.tr ?? ENGLISH;
+    const error = String(e && e.message ? e.message : e);
+    const hint = location.protocol === 'file:' ? ` ${tr.t('element.fail.file')}` : '';
+    this.showOnly(html`<div class="pp"><p class="error fatal" role="alert" data-testid="start-error">${tr.t('element.fail', { error })}${hint}</p></div>`);
   }
 
   /**
@@ -512,15 +559,29 @@ class SourceError extends Error {}
 /** What is wrong with the address's session link (the caller says what happens instead). */
 class LinkError extends Error {}
 
-// With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR check
-// every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's last
-// caught-up fetch, so a request sent more than 15 s after the pause always outlives it; one sent
-// right away does only when a check happens to fall just right (about 2%).
-const HINT = 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.';
 /** The story a first visit is offered. */
 const FIRST_STORY = 's03-stalled-follower-completes-at-isr-shrink';
 /** Where the full page remembers a first visit's choice. */
 const FIRST_STEP_KEY = 'purgatory-playground:first-step';
+
+/** Where the full page remembers the reader's language. */
+const LANGUAGE_KEY = 'purgatory-playground:language';
+
+function rememberedLanguage() {
+  try {
+    return localStorage.getItem(LANGUAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberLanguage(lang) {
+  try {
+    localStorage.setItem(LANGUAGE_KEY, lang);
+  } catch {
+    // Storage refused: the next visit follows the browser's language again.
+  }
+}
 
 /** Whether no first step was chosen here before (storage refused, as from file://: every visit). */
 function firstVisit() {

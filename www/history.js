@@ -24,7 +24,9 @@ function foldKey(e) {
 }
 
 export class EventHistory {
-  constructor() {
+  /** @param {import('./i18n.js').Translator} tr the language the log's lines are written in */
+  constructor(tr) {
+    this.tr = tr;
     this.reset();
     this.trackId = null;
     this.trackEvents = [];
@@ -41,7 +43,7 @@ export class EventHistory {
     this.dropped += dropped;
     for (const e of events) {
       this.byId.set(e.id, e);
-      this.lines.push({ at: e.at_ms, id: e.id, cat: category(e), text: narrate(e), request: requestOf(e), fold: foldKey(e) });
+      this.lines.push({ at: e.at_ms, id: e.id, cat: category(e), text: narrate(e, this.tr), request: requestOf(e), fold: foldKey(e) });
       // A batch after a jump repeats events the track already took from the model (its story up
       // to the playhead): each is followed once.
       if (this.trackId && !this.trackSeen.has(e.id) && this.belongs(e)) {

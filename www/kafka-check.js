@@ -16,10 +16,12 @@ export function kafkaCheckOf(name) {
 }
 
 /**
- * Draws the mark for `name` (null: none) into `el`. On the full page it links to the scenario's
- * row in docs/kafka-check.md; an embed (whose host has no such file) says it in its title.
+ * Draws the mark for `name` (null: none) into `el`, in `tr`'s language (what the check's record
+ * says in its own words, the differences and reasons, stays as written). On the full page it links
+ * to the scenario's row in docs/kafka-check.md; an embed (whose host has no such file) says it in
+ * its title.
  */
-export async function renderKafkaMark(el, name, { link }) {
+export async function renderKafkaMark(el, name, { link, tr }) {
   if (name && !CHECK) {
     el.dataset.for = name;
     await load();
@@ -32,20 +34,20 @@ export async function renderKafkaMark(el, name, { link }) {
     el.replaceChildren();
     return;
   }
-  const kafka = `Apache Kafka ${CHECK.kafka_version}`;
-  const runs = `${found.runs} run${found.runs === 1 ? '' : 's'}, ${CHECK.date}`;
+  const kafka = tr.t('kafkaCheck.kafka', { version: CHECK.kafka_version });
+  const runs = tr.t('kafkaCheck.runs', { count: found.runs, date: CHECK.date });
   const n = found.explained_count ?? found.explained?.length ?? 0;
-  const explained = n
-    ? `; ${n} difference${n === 1 ? '' : 's'} traced to the model's simplifications or the driver's limits (${found.explained.join('; ')}${n > found.explained.length ? '; …' : ''})`
-    : '';
+  const list = `${found.explained?.join('; ')}${n > found.explained?.length ? '; …' : ''}`;
+  const explained = n ? tr.t('kafkaCheck.explained', { count: n, list }) : '';
   const text = found.verdict === 'could-not-drive'
-    ? `Not checked against ${kafka}: its point is a race a real cluster cannot be held to (${runs})`
+    ? tr.t('kafkaCheck.notDriven', { kafka, runs })
     : found.verdict === 'disagree'
-    ? `✗ ${kafka} answered differently: ${found.disagree.join('; ')} (${runs})`
+    ? tr.t('kafkaCheck.disagree', { kafka, differences: found.disagree.join('; '), runs })
     : found.verdict === 'noise'
-      ? `✓ Checked against ${kafka}: the same answers where Kafka's own runs agree${explained} (${runs})`
-      : `✓ Checked against ${kafka}: the same answers${explained} (${runs})`;
-  const title = found.reason ?? `${found.fields} fields compared with ${kafka}: error codes, offsets, ISR, HW and LEO exactly, answer times within a window (docs/kafka-check.md)`;
+      ? tr.t('kafkaCheck.noise', { kafka, explained, runs })
+      : tr.t('kafkaCheck.agree', { kafka, explained, runs });
+  // The count of fields as the record writes it (4006, not 4,006).
+  const title = found.reason ?? tr.t('kafkaCheck.title', { fields: String(found.fields), kafka, doc: 'docs/kafka-check.md' });
   el.dataset.verdict = found.verdict;
   render(el, link
     ? html`<a href="${`docs/kafka-check.md#${name}`}" title="${title}">${text}</a>`

@@ -1,19 +1,23 @@
 // Turns the core's causal trace events into sentences a reader of Kafka's source recognises, and
-// follows `cause` links to say why a request completed or failed.
+// follows `cause` links to say why a request completed or failed. Every sentence is a message of
+// the catalogue (www/i18n/*/narrate.js) in the language of `tr`. Offsets, counts and epochs are
+// written as the trace has them; times go through the language's number format.
 
 import { html, join } from './html.js';
-import { fmt } from './views/dom.js';
 
-const list = (xs) => `{${xs.join(', ')}}`;
 const op = (o) => `op ${o.slot}.${o.generation}`;
+/** A set of broker ids as Kafka's logs write one: `{0, 1}`. */
+const list = (xs) => `{${xs.join(', ')}}`;
+/** A plain value, written as the trace has it (an offset, a count, an epoch: never grouped). */
+const raw = (v) => String(v);
 
-function bound(b) {
+function bound(b, tr) {
   if (!b) return '';
   switch (b.reason) {
-    case 'under_min_isr': return 'the committed ISR is below min.insync.replicas (HW frozen)';
-    case 'isr_replica': return `ISR replica ${b.broker} is at ${b.log_end_offset ?? 'unknown'}`;
-    case 'caught_up_replica': return `caught-up replica ${b.broker} (joining the ISR) is at ${b.log_end_offset ?? 'unknown'}`;
-    case 'leader_log_end': return 'it reached the leader\'s log end offset';
+    case 'under_min_isr': return tr.t('bound.under_min_isr');
+    case 'isr_replica': return tr.t('bound.isr_replica', { broker: raw(b.broker), offset: raw(b.log_end_offset ?? tr.t('unknown')) });
+    case 'caught_up_replica': return tr.t('bound.caught_up_replica', { broker: raw(b.broker), offset: raw(b.log_end_offset ?? tr.t('unknown')) });
+    case 'leader_log_end': return tr.t('bound.leader_log_end');
     default: return b.reason;
   }
 }
@@ -22,10 +26,10 @@ function bound(b) {
  * Why `delayedProduceRequestRequired` was false, and what follows: acks 0 and 1 never wait, and
  * acks=all waits only when at least one partition was appended.
  */
-export function notDelayedWhy(acks) {
-  if (acks === 0) return 'acks=0: no response is sent; an error closes the connection';
-  if (acks === 1) return 'acks=1: respond at once';
-  return 'every partition failed: respond at once';
+export function notDelayedWhy(acks, tr) {
+  if (acks === 0) return tr.t('notDelayed.acks0');
+  if (acks === 1) return tr.t('notDelayed.acks1');
+  return tr.t('notDelayed.failed');
 }
 
 /** Category used by the log filter. */
@@ -49,49 +53,58 @@ export function category(e) {
   }
 }
 
-/** One sentence for one event. */
-export function narrate(e) {
+/** One sentence for one event, in the words of Kafka's source (the event log's line). */
+export function narrate(e, tr) {
+  const t = (key, vars) => tr.t(`log.${key}`, vars);
+  const all = (items) => items.join(tr.t('list.sep'));
+  const fetchParts = () => all(e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`));
+  const what = () => e.request ?? op(e.op);
+  // Kafka names its purgatories "Produce" and "Fetch"; the trace says `produce` or `fetch`.
+  const purgatory = () => (['produce', 'fetch'].includes(e.purgatory) ? tr.t(`purgatory.${e.purgatory}`) : e.purgatory);
   switch (e.event) {
-    case 'produce_received': return `${e.request} (acks=${e.acks}, timeoutMs=${fmt(e.timeout_ms)}) reached broker ${e.broker}: ${e.partitions.map(([tp, n]) => `${n} records to ${tp}`).join(', ')}`;
-    case 'follower_paused': return `broker ${e.broker}'s replica fetchers paused (process alive, still heart-beating)`;
-    case 'follower_resumed': return `broker ${e.broker}'s replica fetchers resumed`;
-    case 'broker_crashed': return `broker ${e.broker} crashed`;
-    case 'broker_restarted': return `broker ${e.broker} restarted (broker epoch ${e.broker_epoch})`;
-    case 'action_ignored': return `${e.action} ignored: ${e.reason}`;
-    case 'produce_partition_rejected': return `${e.request}: ${e.tp} answered ${e.error} before any append (${e.reason})`;
-    case 'records_appended': return `broker ${e.broker} appended offsets ${e.base_offset}-${e.last_offset} to ${e.tp}${e.request ? ` for ${e.request}` : ''}; LEO ${e.log_end_offset}, HW ${e.hw_change === 'INCREASED' ? 'increased' : 'unchanged'}`;
-    case 'produce_answered_at_once': return `${e.request}: delayedProduceRequestRequired is false (${notDelayedWhy(e.acks)})`;
-    case 'delayed_produce_created': return `${e.request}: new DelayedProduce ${op(e.op)}, ${e.partitions.map((p) => `${p.tp} requiredOffset ${p.required_offset}${p.acks_pending ? '' : ` (${p.error})`}`).join(', ')}, delayMs ${fmt(e.timeout_ms)}`;
-    case 'operation_watched': return `tryCompleteElseWatch: first try failed, ${op(e.op)} watched on ${e.keys.join(', ')} (estimated ops ${e.estimated_total_operations})`;
-    case 'timer_added': return `second try failed too: ${op(e.op)} added to the timer, expires at ${fmt(e.expires_at_ms)} ms`;
-    case 'check_and_complete': return `checkAndComplete(${e.key}) on broker ${e.broker}'s ${e.purgatory} purgatory: ${e.completed} completed, ${e.still_watched} still watched`;
-    case 'operation_completed': return `${e.request ?? op(e.op)} completed (${{ first_try: 'first try in tryCompleteElseWatch', second_try: 'second try in tryCompleteElseWatch', check_and_complete: 'checkAndComplete', expired: 'timer expired' }[e.how] ?? e.how}): onComplete`;
-    case 'operation_expired': return `${e.request ?? op(e.op)} expired: onExpiration, ExpiresPerSec marked for ${e.expired_partitions.join(', ') || 'no partition'}`;
-    case 'produce_response_sent': return `${e.request} answered after ${fmt(e.latency_ms)} ms: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
-    case 'connection_closed': return `${e.request}: connection closed (${e.reason})`;
-    case 'acknowledged_records_lost': return `${e.request}: acknowledged offsets ${e.first_offset}-${e.last_offset} of ${e.tp} (acks=${e.acks}, by broker ${e.acknowledged_by} at epoch ${e.acknowledged_epoch}) LOST: new leader ${e.leader} (epoch ${e.leader_epoch}) has log end offset ${e.leader_log_end_offset}`;
-    case 'purged': return `broker ${e.broker}'s ${e.purgatory} purgatory purged ${e.removed} completed entries (estimate was ${e.estimated_before})`;
-    case 'fetch_sent': return `broker ${e.follower} sent a fetch to ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
-    case 'fetch_received': return `broker ${e.follower}'s fetch arrived at ${e.leader}: ${e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`).join(', ')}`;
-    case 'follower_state_updated': return `leader ${e.leader}: replica ${e.follower} of ${e.tp} at LEO ${e.log_end_offset} (was ${e.previous_log_end_offset ?? 'unknown'}), lastCaughtUp ${fmt(e.last_caught_up_time_ms)} ms`;
-    case 'high_watermark_advanced': return `HW of ${e.tp} on broker ${e.broker} moved ${e.from} -> ${e.to}${e.bound && e.bound.reason !== 'leader_log_end' ? ` (held by: ${bound(e.bound)})` : ''}`;
-    case 'high_watermark_held': return `HW of ${e.tp} stays ${e.high_watermark}: ${bound(e.bound)}`;
-    case 'fetch_parked': return `nothing new: broker ${e.follower}'s fetch parked at ${e.leader} as DelayedFetch (${fmt(e.max_wait_ms)} ms)`;
-    case 'fetch_response_sent': return `leader ${e.leader} answered broker ${e.follower}'s fetch: ${e.partitions.map((p) => `${p.tp} ${p.records} records, HW ${p.high_watermark}${p.error !== 'NONE' ? ` ${p.error}` : ''}`).join(', ')}`;
-    case 'fetch_response_received': return `broker ${e.follower} got the fetch response from ${e.leader}: ${e.partitions.map((p) => `${p.tp} +${p.records}, HW ${p.high_watermark}`).join(', ')}`;
-    case 'fetch_failed': return `broker ${e.follower}'s fetch from ${e.leader} failed (${e.reason}); retry at ${fmt(e.retry_at_ms)} ms`;
-    case 'log_truncated': return `broker ${e.broker} truncated ${e.tp} from ${e.from} to ${e.to}`;
-    case 'isr_shrink_proposed': return `leader ${e.broker}: replica(s) ${list(e.out_of_sync)} of ${e.tp} out of sync; AlterPartition proposes ISR ${list(e.proposed_isr)}`;
-    case 'isr_expand_proposed': return `leader ${e.broker}: replica ${e.replica} of ${e.tp} caught up; AlterPartition proposes ISR ${list(e.proposed_isr)}`;
-    case 'isr_change_committed': return `ISR of ${e.tp} committed as ${list(e.isr)} (partition epoch ${e.partition_epoch})`;
-    case 'isr_change_rejected': return `AlterPartition for ${e.tp} rejected: ${JSON.stringify(e.error)}`;
-    case 'broker_fenced': return `controller fenced broker ${e.broker} (last heartbeat ${fmt(e.last_heartbeat_ms)} ms)`;
-    case 'broker_unfenced': return `controller unfenced broker ${e.broker}`;
-    case 'partition_changed': return `controller: ${e.tp} leader ${e.leader ?? 'none'}, epoch ${e.leader_epoch}, ISR ${list(e.isr)}`;
-    case 'leader_election_refused': return `election of broker ${e.broker} for ${e.tp} refused: ${JSON.stringify(e.reason)}`;
-    case 'became_leader': return `broker ${e.broker} became leader of ${e.tp} at epoch ${e.leader_epoch}, ISR ${list(e.isr)}`;
-    case 'became_follower': return `broker ${e.broker} follows ${e.leader ?? 'no leader'} for ${e.tp} (epoch ${e.leader_epoch})`;
-    case 'isr_updated': return `broker ${e.broker} applied ISR ${list(e.isr)} for ${e.tp}`;
+    case 'produce_received': return t('produce_received', { request: e.request, acks: raw(e.acks), timeout: e.timeout_ms, broker: raw(e.broker), batches: all(e.partitions.map(([tp, n]) => t('produce_received.batch', { count: raw(n), tp }))) });
+    case 'follower_paused': return t('follower_paused', { broker: raw(e.broker) });
+    case 'follower_resumed': return t('follower_resumed', { broker: raw(e.broker) });
+    case 'broker_crashed': return t('broker_crashed', { broker: raw(e.broker) });
+    case 'broker_restarted': return t('broker_restarted', { broker: raw(e.broker), epoch: raw(e.broker_epoch) });
+    case 'action_ignored': return t('action_ignored', { action: e.action, reason: e.reason });
+    case 'produce_partition_rejected': return t('produce_partition_rejected', { request: e.request, tp: e.tp, error: e.error, reason: e.reason });
+    case 'records_appended': return t(e.request ? 'records_appended.for' : 'records_appended', { broker: raw(e.broker), from: raw(e.base_offset), to: raw(e.last_offset), tp: e.tp, request: e.request ?? '', leo: raw(e.log_end_offset), hw: t(e.hw_change === 'INCREASED' ? 'hw.increased' : 'hw.unchanged') });
+    case 'produce_answered_at_once': return t('produce_answered_at_once', { request: e.request, why: notDelayedWhy(e.acks, tr) });
+    case 'delayed_produce_created': return t('delayed_produce_created', { request: e.request, op: op(e.op), timeout: e.timeout_ms, partitions: all(e.partitions.map((p) => t(p.acks_pending ? 'delayed_produce_created.partition' : 'delayed_produce_created.decided', { tp: p.tp, offset: raw(p.required_offset), error: p.error ?? '' }))) });
+    case 'operation_watched': return t('operation_watched', { op: op(e.op), keys: all(e.keys), estimate: raw(e.estimated_total_operations) });
+    case 'timer_added': return t('timer_added', { op: op(e.op), at: e.expires_at_ms });
+    case 'check_and_complete': return t('check_and_complete', { key: e.key, broker: raw(e.broker), purgatory: purgatory(), completed: raw(e.completed), watched: raw(e.still_watched) });
+    case 'operation_completed': return t('operation_completed', { what: what(), how: ['first_try', 'second_try', 'check_and_complete', 'expired'].includes(e.how) ? tr.t(`how.${e.how}`) : e.how });
+    case 'operation_expired': return t('operation_expired', { what: what(), partitions: all(e.expired_partitions) || t('operation_expired.nothing') });
+    case 'produce_response_sent': return t('produce_response_sent', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
+    case 'connection_closed': return t('connection_closed', { request: e.request, reason: e.reason });
+    case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, acks: raw(e.acks), by: raw(e.acknowledged_by), epoch: raw(e.acknowledged_epoch), leader: raw(e.leader), leaderEpoch: raw(e.leader_epoch), leo: raw(e.leader_log_end_offset) });
+    case 'purged': return t('purged', { broker: raw(e.broker), purgatory: purgatory(), removed: raw(e.removed), estimate: raw(e.estimated_before) });
+    case 'fetch_sent': return t('fetch_sent', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
+    case 'fetch_received': return t('fetch_received', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
+    case 'follower_state_updated': return t('follower_state_updated', { leader: raw(e.leader), follower: raw(e.follower), tp: e.tp, leo: raw(e.log_end_offset), previous: raw(e.previous_log_end_offset ?? tr.t('unknown')), caughtUp: e.last_caught_up_time_ms });
+    case 'high_watermark_advanced': {
+      const held = e.bound && e.bound.reason !== 'leader_log_end';
+      return t(held ? 'high_watermark_advanced.held' : 'high_watermark_advanced', { tp: e.tp, broker: raw(e.broker), from: raw(e.from), to: raw(e.to), bound: held ? bound(e.bound, tr) : '' });
+    }
+    case 'high_watermark_held': return t('high_watermark_held', { tp: e.tp, hw: raw(e.high_watermark), bound: bound(e.bound, tr) });
+    case 'fetch_parked': return t('fetch_parked', { follower: raw(e.follower), leader: raw(e.leader), wait: e.max_wait_ms });
+    case 'fetch_response_sent': return t('fetch_response_sent', { leader: raw(e.leader), follower: raw(e.follower), partitions: all(e.partitions.map((p) => t(p.error !== 'NONE' ? 'fetch_response_sent.failed' : 'fetch_response_sent.partition', { tp: p.tp, records: raw(p.records), hw: raw(p.high_watermark), error: p.error }))) });
+    case 'fetch_response_received': return t('fetch_response_received', { follower: raw(e.follower), leader: raw(e.leader), partitions: all(e.partitions.map((p) => `${p.tp} +${p.records}, HW ${p.high_watermark}`)) });
+    case 'fetch_failed': return t('fetch_failed', { follower: raw(e.follower), leader: raw(e.leader), reason: e.reason, at: e.retry_at_ms });
+    case 'log_truncated': return t('log_truncated', { broker: raw(e.broker), tp: e.tp, from: raw(e.from), to: raw(e.to) });
+    case 'isr_shrink_proposed': return t('isr_shrink_proposed', { broker: raw(e.broker), outOfSync: list(e.out_of_sync), tp: e.tp, isr: list(e.proposed_isr) });
+    case 'isr_expand_proposed': return t('isr_expand_proposed', { broker: raw(e.broker), replica: raw(e.replica), tp: e.tp, isr: list(e.proposed_isr) });
+    case 'isr_change_committed': return t('isr_change_committed', { tp: e.tp, isr: list(e.isr), epoch: raw(e.partition_epoch) });
+    case 'isr_change_rejected': return t('isr_change_rejected', { tp: e.tp, error: JSON.stringify(e.error) });
+    case 'broker_fenced': return t('broker_fenced', { broker: raw(e.broker), at: e.last_heartbeat_ms });
+    case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
+    case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
+    case 'leader_election_refused': return t('leader_election_refused', { broker: raw(e.broker), tp: e.tp, reason: JSON.stringify(e.reason) });
+    case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch), isr: list(e.isr) });
+    case 'became_follower': return t('became_follower', { broker: raw(e.broker), leader: raw(e.leader ?? t('became_follower.noLeader')), tp: e.tp, epoch: raw(e.leader_epoch) });
+    case 'isr_updated': return t('isr_updated', { broker: raw(e.broker), isr: list(e.isr), tp: e.tp });
     default: return `${e.event} ${JSON.stringify(e)}`;
   }
 }
@@ -106,14 +119,12 @@ export function requestOf(e) {
  * replication event ("the HW of t-0 reached 10 when broker 2's fetch at offset 10 arrived").
  * `byId` is anything with `get(id)` or `event(id)` (a Map, or the playground's EventHistory).
  */
-export function explainCompletion(completion, history) {
+export function explainCompletion(completion, history, tr) {
   const byId = { get: (id) => (history.event ? history.event(id) : history.get(id)) };
   if (completion.event === 'operation_expired' || completion.how === 'expired') {
-    return `its timer fired at ${fmt(completion.at_ms)} ms before every partition reached its required offset`;
+    return tr.t('why.expired', { at: completion.at_ms });
   }
-  if (completion.how === 'first_try' || completion.how === 'second_try') {
-    return `the HW already covered the required offset when tryCompleteElseWatch checked (${completion.how.replace('_', ' ')})`;
-  }
+  if (completion.how === 'first_try' || completion.how === 'second_try') return tr.t(`why.${completion.how}`);
   let hw = null;
   let fetch = null;
   let other = null;
@@ -122,23 +133,23 @@ export function explainCompletion(completion, history) {
     else if (e.event === 'fetch_received' && !fetch) fetch = e;
     else if (['isr_change_committed', 'became_follower', 'became_leader', 'isr_updated'].includes(e.event) && !other) other = e;
   }
-  const parts = [];
-  if (hw) parts.push(`the HW of ${hw.tp} reached ${hw.to}`);
-  if (fetch) parts.push(`when broker ${fetch.follower}'s fetch at offset ${fetch.partitions.map((p) => p.fetch_offset).join('/')} arrived`);
-  else if (other) parts.push(`when ${narrate(other)}`);
-  return parts.length ? parts.join(' ') : 'checkAndComplete found every partition done';
+  const vars = {
+    tp: hw?.tp, to: raw(hw?.to),
+    follower: raw(fetch?.follower), offset: fetch?.partitions.map((p) => p.fetch_offset).join('/'),
+    event: other && narrate(other, tr),
+  };
+  if (hw && fetch) return tr.t('why.hw.fetch', vars);
+  if (hw && other) return tr.t('why.hw.event', vars);
+  if (hw) return tr.t('why.hw', vars);
+  if (fetch) return tr.t('why.fetch', vars);
+  if (other) return tr.t('why.event', vars);
+  return tr.t('why.done');
 }
 
 // ---- The narration line: what just happened and why, for someone new to Kafka ----------------
 
-const outcomeWords = {
-  NONE: 'success (NONE)',
-  REQUEST_TIMED_OUT: 'REQUEST_TIMED_OUT: the HW did not reach its records before the timeout (they stay in the log)',
-  NOT_ENOUGH_REPLICAS: 'NOT_ENOUGH_REPLICAS: fewer in-sync replicas than min.insync.replicas, so nothing was appended',
-  NOT_LEADER_OR_FOLLOWER: 'NOT_LEADER_OR_FOLLOWER: the broker is not (or no longer) the leader of the partition',
-  INVALID_REQUIRED_ACKS: 'INVALID_REQUIRED_ACKS: acks must be -1, 0 or 1',
-  UNKNOWN_TOPIC_OR_PARTITION: 'UNKNOWN_TOPIC_OR_PARTITION',
-};
+/** The error codes whose meaning the narration spells out. */
+const OUTCOMES = ['NONE', 'REQUEST_TIMED_OUT', 'NOT_ENOUGH_REPLICAS', 'NOT_LEADER_OR_FOLLOWER', 'INVALID_REQUIRED_ACKS', 'UNKNOWN_TOPIC_OR_PARTITION'];
 
 /** How important an event is to the story of the moment (higher first), 0 for background. */
 function weight(e, firstTry) {
@@ -166,44 +177,47 @@ function weight(e, firstTry) {
 const isProduceOp = (e) => String(e.purgatory).toLowerCase() === 'produce';
 
 /** One plain sentence for a notable event. */
-function plain(e, history, batch) {
+function plain(e, history, batch, tr) {
+  const t = (key, vars) => tr.t(`say.${key}`, vars);
+  const all = (items) => items.join(tr.t('list.sep'));
   switch (e.event) {
     case 'produce_response_sent': {
       // Partitions answered differently are named one by one (one failed, another succeeded).
       if (new Set(e.partitions.map((p) => p.error)).size > 1) {
-        return `${e.request} is answered after ${fmt(e.latency_ms)} ms, partition by partition: ${e.partitions.map((p) => `${p.tp} ${p.error}`).join(', ')}`;
+        return t('answered.mixed', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
       }
       const err = e.partitions[0]?.error ?? 'NONE';
       const done = batch.find((x) => (x.event === 'operation_completed' || x.event === 'operation_expired') && x.request === e.request);
-      const why = done && err === 'NONE' ? `: ${explainCompletion(done, history)}` : '';
-      return `${e.request} is answered after ${fmt(e.latency_ms)} ms, ${outcomeWords[err] ?? err}${why}`;
+      const outcome = OUTCOMES.includes(err) ? tr.t(`outcome.${err}`) : err;
+      const vars = { request: e.request, latency: e.latency_ms, outcome };
+      return done && err === 'NONE' ? t('answered.why', { ...vars, why: explainCompletion(done, history, tr) }) : t('answered', vars);
     }
-    case 'connection_closed': return `${e.request} gets no answer: ${e.reason}`;
-    case 'acknowledged_records_lost': return `${e.request}'s records at ${e.first_offset}-${e.last_offset} of ${e.tp} are lost although broker ${e.acknowledged_by} acknowledged them (acks=${e.acks}): broker ${e.leader}, the new leader, never had them`;
-    case 'operation_expired': return `${e.request ?? 'a request'} expires: its timeout passed before the HW reached its records`;
-    case 'isr_change_committed': return `the controller commits the ISR of ${e.tp} as {${e.isr.join(', ')}}`;
-    case 'broker_fenced': return `the controller fences broker ${e.broker}: no heartbeat since ${fmt(e.last_heartbeat_ms)} ms`;
-    case 'became_leader': return `broker ${e.broker} becomes the leader of ${e.tp} (epoch ${e.leader_epoch})`;
-    case 'delayed_produce_created': return `${e.request} waits in the purgatory until the HW reaches ${e.partitions.filter((p) => p.acks_pending).map((p) => `${p.required_offset} on ${p.tp}`).join(', ')} (or ${fmt(e.timeout_ms)} ms pass)`;
-    case 'isr_shrink_proposed': return `leader ${e.broker} finds replica ${e.out_of_sync.join(', ')} of ${e.tp} out of sync and asks the controller to shrink the ISR`;
-    case 'isr_expand_proposed': return `replica ${e.replica} of ${e.tp} has caught up; leader ${e.broker} asks to add it to the ISR`;
-    case 'high_watermark_advanced': return `the HW of ${e.tp} moves ${e.from} → ${e.to}: every in-sync replica has those records`;
-    case 'follower_paused': return `broker ${e.broker} stops fetching (it stays alive and heart-beating, so it stays in the ISR for now)`;
-    case 'follower_resumed': return `broker ${e.broker} fetches again`;
-    case 'broker_crashed': return `broker ${e.broker} crashes`;
-    case 'broker_restarted': return `broker ${e.broker} restarts`;
-    case 'produce_received': return `${e.request} (acks=${e.acks}) reaches broker ${e.broker}`;
-    case 'purged': return `broker ${e.broker}'s purgatory purges ${e.removed} completed entries from its watch lists`;
-    case 'broker_unfenced': return `broker ${e.broker} is back in the cluster (unfenced)`;
-    case 'partition_changed': return `the controller records ${e.tp} with leader ${e.leader ?? 'none'} (epoch ${e.leader_epoch}) and ISR ${list(e.isr)}; the brokers act on it once its update reaches them`;
-    case 'action_ignored': return `${e.action} ignored: ${e.reason}`;
-    default: return narrate(e);
+    case 'connection_closed': return t('connection_closed', { request: e.request, reason: e.reason });
+    case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, by: raw(e.acknowledged_by), acks: raw(e.acks), leader: raw(e.leader) });
+    case 'operation_expired': return t('operation_expired', { request: e.request ?? t('operation_expired.someone') });
+    case 'isr_change_committed': return t('isr_change_committed', { tp: e.tp, isr: list(e.isr) });
+    case 'broker_fenced': return t('broker_fenced', { broker: raw(e.broker), at: e.last_heartbeat_ms });
+    case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch) });
+    case 'delayed_produce_created': return t('delayed_produce_created', { request: e.request, timeout: e.timeout_ms, targets: all(e.partitions.filter((p) => p.acks_pending).map((p) => t('delayed_produce_created.target', { offset: raw(p.required_offset), tp: p.tp }))) });
+    case 'isr_shrink_proposed': return t('isr_shrink_proposed', { broker: raw(e.broker), outOfSync: e.out_of_sync.join(', '), tp: e.tp });
+    case 'isr_expand_proposed': return t('isr_expand_proposed', { replica: raw(e.replica), tp: e.tp, broker: raw(e.broker) });
+    case 'high_watermark_advanced': return t('high_watermark_advanced', { tp: e.tp, from: raw(e.from), to: raw(e.to) });
+    case 'follower_paused': return t('follower_paused', { broker: raw(e.broker) });
+    case 'follower_resumed': return t('follower_resumed', { broker: raw(e.broker) });
+    case 'broker_crashed': return t('broker_crashed', { broker: raw(e.broker) });
+    case 'broker_restarted': return t('broker_restarted', { broker: raw(e.broker) });
+    case 'produce_received': return t('produce_received', { request: e.request, acks: raw(e.acks), broker: raw(e.broker) });
+    case 'purged': return t('purged', { broker: raw(e.broker), removed: raw(e.removed) });
+    case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
+    case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
+    case 'action_ignored': return tr.t('log.action_ignored', { action: e.action, reason: e.reason });
+    default: return narrate(e, tr);
   }
 }
 
 /** One event in plain words on its own (the what-if view's divergence sentence). */
-export function sayEvent(e) {
-  return plain(e, null, []);
+export function sayEvent(e, tr) {
+  return plain(e, null, [], tr);
 }
 
 /**
@@ -211,7 +225,7 @@ export function sayEvent(e) {
  * the order they happened, as `{html, text}` (`html` markup made by the tag, its sentences
  * escaped; `text` the same as plain text); null when nothing notable happened.
  */
-export function narrationFor(events, history) {
+export function narrationFor(events, history, tr) {
   // Requests completed by their first try in this batch: they never waited.
   const firstTry = new Set(events.filter((x) => x.event === 'operation_completed' && x.how === 'first_try').map((x) => x.request));
   let at = null;
@@ -221,8 +235,9 @@ export function narrationFor(events, history) {
   if (at == null) return null;
   const moment = events.filter((e) => e.at_ms === at && weight(e, firstTry) > 0);
   const top = moment.slice().sort((a, b) => weight(b, firstTry) - weight(a, firstTry) || a.id - b.id).slice(0, 3).sort((a, b) => a.id - b.id);
-  const sentences = top.map((e) => plain(e, history, events));
-  const text = `${fmt(at)} ms: ${sentences.join('; ')}.`;
-  const markup = html`<b class="n-at">${fmt(at)} ms</b> ${join(sentences, '; ')}.`;
+  const sentences = top.map((e) => plain(e, history, events, tr));
+  const sep = tr.t('clause.sep');
+  const text = tr.t('say.moment', { at, sentences: sentences.join(sep) });
+  const markup = html`<b class="n-at">${tr.num(at)} ms</b> ${join(sentences, sep)}${tr.t('say.moment.end')}`;
   return { html: markup, text };
 }

@@ -10,10 +10,12 @@ export class Notices {
    * @param {HTMLElement} box where the lines go
    * @param {{undo: () => void, download: (text: string) => void}} actions what a line's Undo and
    *   "Download the session" buttons do
+   * @param {import('./i18n.js').Translator} tr the language of the lines' own buttons
    */
-  constructor(box, actions) {
+  constructor(box, actions, tr) {
     this.box = box;
     this.actions = actions;
+    this.tr = tr;
   }
 
   /**
@@ -30,7 +32,8 @@ export class Notices {
     const choice = (c, i) => (c.href
       ? html` <a class="choice" data-choice="${i}" data-testid="${c.testid}" href="${c.href}">${c.label}</a>`
       : html` <button type="button" class="${c.primary ? 'choice primary' : 'choice'}" data-choice="${i}" data-testid="${c.testid}">${c.label}</button>`);
-    render(el, html`<span>${text}</span>${choices.map(choice)}${undo ? html` <button type="button" data-testid="undo" class="undo">Undo</button>` : null}${download ? html` <button type="button" class="download-saved">Download the session</button>` : null} <button type="button" class="dismiss" aria-label="Dismiss">×</button>`);
+    const { tr } = this;
+    render(el, html`<span>${text}</span>${choices.map(choice)}${undo ? html` <button type="button" data-testid="undo" class="undo">${tr.t('notice.undo')}</button>` : null}${download ? html` <button type="button" class="download-saved">${tr.t('notice.download')}</button>` : null} <button type="button" class="dismiss" aria-label="${tr.t('notice.dismiss')}">×</button>`);
     el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.actions.undo(); });
     el.querySelector('.download-saved')?.addEventListener('click', () => this.actions.download(download));
     for (const node of el.querySelectorAll('[data-choice]')) {

@@ -3,8 +3,7 @@
 // model's handle (`app.sim`), then hands the passed events to the app (`ingest`) and marks the
 // views for the next frame (`app.dirty`), or redraws them at once after a jump (`app.refresh`).
 // A what-if's second run has its own playback moved by the first one's clock (`opts.leader`).
-import { SimClock, describeSpeed } from './clock.js';
-import { fmt } from './views/dom.js';
+import { SimClock } from './clock.js';
 
 export class Playback {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -102,7 +101,8 @@ export class Playback {
 
   breakpointHit(hit) {
     this.halt();
-    this.app.notice('bp', `Breakpoint: ${hit.text} (at ${fmt(hit.at_ms)} ms).`);
+    // What was hit is the model's sentence (`hit.text`), in English.
+    this.app.notice('bp', this.app.tr.t('playback.breakpoint', { what: hit.text, at: hit.at_ms }));
     this.app.emit('breakpoint', hit);
   }
 
@@ -135,11 +135,25 @@ export class Playback {
     this.app.controls.hideEnd();
   }
 
-  /** The speed control's words: `auto · 2.0×`, `10× · paused`. */
+  /** The speed control's words: `auto · 2.0×`, `auto · 1 ms per 3 ms`, `10× · paused`. */
   speedText() {
-    const clock = this.clock;
-    return clock.speed === 'auto'
-      ? `auto · ${clock.playing ? describeSpeed(clock.rate) : 'paused'}`
-      : `${describeSpeed(clock.speed)}${clock.playing ? '' : ' · paused'}`;
+    const { clock } = this;
+    const { tr } = this.app;
+    if (clock.speed === 'auto') return tr.t('playback.speed.auto', { rate: clock.playing ? rateWords(clock.rate, tr) : tr.t('playback.speed.paused') });
+    const rate = rateWords(clock.speed, tr);
+    return clock.playing ? rate : tr.t('playback.speed.fixed.paused', { rate });
   }
+}
+
+/**
+ * A pace in words: `holding`, `2.0×`, `1,000×`, or below real time the wall time one simulated
+ * ms takes (`1 ms per 50 ms`, `1 ms per 1.2 s`).
+ */
+function rateWords(rate, tr) {
+  if (rate <= 0) return tr.t('playback.rate.holding');
+  if (rate >= 1) return tr.t('playback.rate.times', { rate: rate >= 10 ? Math.round(rate) : rate.toFixed(1) });
+  const wallPerMs = 1 / rate;
+  return wallPerMs >= 1000
+    ? tr.t('playback.rate.perSecond', { wall: (wallPerMs / 1000).toFixed(1) })
+    : tr.t('playback.rate.perMs', { wall: Math.round(wallPerMs) });
 }

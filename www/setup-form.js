@@ -15,32 +15,29 @@ export const PAGE_DEFAULTS = {
   topics: [{ name: 't', partitions: 1, replication_factor: 3 }],
 };
 
-/** [field, label, Kafka default (or model default), page note] */
+/**
+ * The form's fields, in order. Each one's label, default and note are the messages `setup.NAME`,
+ * `setup.NAME.default` and `setup.NAME.note` (www/i18n/en/setup.js), a note only where the page's
+ * default differs from Kafka's.
+ */
 export const SETUP_FIELDS = [
-  ['brokers', 'Brokers', 'model default 3', ''],
-  ['partitions', 'Partitions of topic t', 'page default 1', ''],
-  ['replication_factor', 'Replication factor', 'default.replication.factor 1', 'page: 3, so acks=all has followers to wait for'],
-  ['min_insync_replicas', 'min.insync.replicas', 'Kafka default 1', 'page: 2, the usual pairing with acks=all'],
-  ['replica_lag_time_max_ms', 'replica.lag.time.max.ms', 'Kafka default 30000', ''],
-  ['replica_fetch_wait_max_ms', 'replica.fetch.wait.max.ms', 'Kafka default 500', ''],
-  ['request_timeout_ms', 'request.timeout.ms (producer)', 'Kafka default 30000', ''],
-  ['network_delay_ms', 'Network delay, one way (ms)', 'model default 1', 'page: 20, so fetches can be seen travelling'],
-  ['seed', 'Seed', 'default 0', ''],
-  ['isr_check_ms', 'ISR-check phase φ (ms)', 'default 0: every broker’s check at 0, L/2, L, …', 'where t = 0 falls on the beat, 0 to replica.lag.time.max.ms / 2 − 1'],
-  ['heartbeat_ms', 'Heartbeat phase ψ (ms)', 'default 0', 'where t = 0 falls on the heartbeats, 0 to broker.heartbeat.interval.ms − 1'],
+  'brokers', 'partitions', 'replication_factor', 'min_insync_replicas', 'replica_lag_time_max_ms',
+  'replica_fetch_wait_max_ms', 'request_timeout_ms', 'network_delay_ms', 'seed', 'isr_check_ms', 'heartbeat_ms',
 ];
+/** The fields whose note says why the page's default differs from Kafka's. */
+export const NOTED_FIELDS = ['replication_factor', 'min_insync_replicas', 'network_delay_ms', 'isr_check_ms', 'heartbeat_ms'];
 
 /** The fields that are not config: the topic's, the seed and the beats' phases. */
 const PHASES = ['isr_check_ms', 'heartbeat_ms'];
 
 const INT = /^\d+$/;
 
-/** Reads the setup form: `{setup}` or `{error}` naming the field. */
-export function readSetup(form) {
+/** Reads the setup form: `{setup}` or `{error}` naming the field (in `tr`'s language). */
+export function readSetup(form, tr) {
   const num = {};
-  for (const [name, label] of SETUP_FIELDS) {
+  for (const name of SETUP_FIELDS) {
     const v = form[name].value.trim();
-    if (!INT.test(v)) return { error: `${label}: enter a whole number (found "${v}").` };
+    if (!INT.test(v)) return { error: tr.t('setup.error.whole', { field: tr.t(`setup.${name}`), value: v }) };
     num[name] = Number(v);
   }
   const { partitions, replication_factor, seed, isr_check_ms, heartbeat_ms, ...config } = num;
@@ -56,5 +53,5 @@ export function fillSetup(form, setup) {
   // A phase per broker (from a file) shows as the first broker's: the form sets one for all.
   const phase = (name) => { const v = setup.phases?.[name] ?? 0; return Array.isArray(v) ? v[0] : v; };
   const values = { ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor, ...Object.fromEntries(PHASES.map((n) => [n, phase(n)])) };
-  for (const [name] of SETUP_FIELDS) if (values[name] != null) form[name].value = values[name];
+  for (const name of SETUP_FIELDS) if (values[name] != null) form[name].value = values[name];
 }

@@ -16,14 +16,14 @@ function toBase64Url(bytes) {
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link is damaged: it holds characters a session link never has');
+function fromBase64Url(text, tr) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error(tr.t('fragment.badCharacters'));
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   let bin;
   try {
     bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   } catch {
-    throw new Error('the link is damaged: its session is not valid base64');
+    throw new Error(tr.t('fragment.badBase64'));
   }
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
@@ -33,57 +33,60 @@ async function pipe(bytes, stream) {
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
-/** The fragment (without `#`) for a session: short for an untouched curated scenario. */
 /**
  * The fragment (without `#`) for a session: short for an untouched curated scenario. `storyStep`:
  * the guided story's step shown (1-based), null while it is closed or before its first step.
+ * `lang`: the language it was shared in, which the link opens in (`&lang=zh-CN`; English says
+ * nothing, and the reader's own choice applies).
  */
-export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false, storyStep = null, compare = null }) {
+export async function fragmentFor({ exportText, curated, userActions, atMs, selected, story = false, storyStep = null, compare = null, lang = 'en' }) {
   const step = story && storyStep ? `&story=${storyStep}` : story ? '&story' : '';
+  const language = lang === 'en' ? '' : `&lang=${encodeURIComponent(lang)}`;
   if (curated && userActions === 0) {
     const p = new URLSearchParams({ scenario: curated, t: String(atMs) });
     if (selected) p.set('sel', selected);
     if (compare) p.set('compare', compare);
-    return p.toString() + step;
+    return p.toString() + step + language;
   }
   const packed = await pipe(new TextEncoder().encode(exportText), new CompressionStream('deflate-raw'));
   // The text says the story is open (`session.story_open`); the step rides beside it.
-  return `session=${toBase64Url(packed)}${story && storyStep ? step : ''}`;
+  return `session=${toBase64Url(packed)}${story && storyStep ? step : ''}${language}`;
 }
 
 /** The story step a link names (`story=N`, 1-based), null for a bare `story` or none. */
-function storyStepOf(p) {
+function storyStepOf(p, tr) {
   const v = p.get('story');
   if (v == null || v === '') return null;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new Error(`the link's story step story=${JSON.stringify(v)} is not a step number (1, 2, …)`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new Error(tr.t('fragment.badStep', { param: `story=${JSON.stringify(v)}` }));
   return n;
 }
 
 /**
  * Reads a fragment: `{curated, at, selected, story, storyStep, compare}`, `{text, storyStep}` (a saved session's scenario text), or
- * null when it holds no session. Throws an Error saying what is wrong with a damaged one.
+ * null when it holds no session. Throws an Error saying (in `tr`'s language) what is wrong with a
+ * damaged one.
  */
-export async function readFragment(hash) {
+export async function readFragment(hash, tr) {
   const raw = hash.replace(/^#/, '');
   if (!raw) return null;
-  if (raw.length > MAX_FRAGMENT_CHARS) throw new Error('the link is too long to be a session link');
+  if (raw.length > MAX_FRAGMENT_CHARS) throw new Error(tr.t('fragment.tooLong'));
   const p = new URLSearchParams(raw);
-  const storyStep = storyStepOf(p);
+  const storyStep = storyStepOf(p, tr);
   if (p.has('session')) {
-    const bytes = fromBase64Url(p.get('session'));
+    const bytes = fromBase64Url(p.get('session'), tr);
     let text;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(bytes, new DecompressionStream('deflate-raw')));
     } catch {
-      throw new Error('the link is damaged: its session does not decompress (was it cut short when copied?)');
+      throw new Error(tr.t('fragment.badDeflate'));
     }
     return { text, storyStep };
   }
   if (p.has('scenario')) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
-    if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(`the link's instant t=${JSON.stringify(t)} is not a whole number of milliseconds`);
+    if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
     return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
   return null;
@@ -102,10 +105,10 @@ export function download(name, text, type = 'application/json') {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-/** A file's text, refusing what cannot be a session (too big, not text). */
-export async function readSessionFile(file) {
-  if (file.size > 64 * 1024 * 1024) throw new Error(`${file.name} is ${file.size.toLocaleString('en')} bytes; a session file is at most 64 MB`);
+/** A file's text, refusing (in `tr`'s language) what cannot be a session (too big, not text). */
+export async function readSessionFile(file, tr) {
+  if (file.size > 64 * 1024 * 1024) throw new Error(tr.t('file.tooBig', { file: file.name, size: file.size }));
   const text = await file.text();
-  if (!text.trim().startsWith('{')) throw new Error(`${file.name} is not a session file (a session file is a JSON scenario)`);
+  if (!text.trim().startsWith('{')) throw new Error(tr.t('file.notSession', { file: file.name }));
   return text;
 }

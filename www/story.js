@@ -3,7 +3,6 @@
 // jumps to the previous caption's instant. Each caption points at a panel (and an element in it)
 // and can follow a request in the code path. Scrubbing the timeline meanwhile shows the caption
 // of the instant reached, so the story and the playhead never disagree.
-import { fmt } from './views/dom.js';
 import { html, render } from './html.js';
 
 export class Story {
@@ -129,11 +128,12 @@ export class Story {
       this.holdAt(i, { scroll });
       return;
     }
+    const { tr } = this.app;
     this.stopAt = at;
     this.index = i - 1;
     this.render(i - 1, {
-      progress: `Playing to step ${i + 1} of ${this.steps.length} · ${fmt(at)} ms`,
-      caption: `Playing to ${fmt(at)} ms… (Next again to go there at once)`,
+      progress: tr.t('story.playingTo.progress', { step: i + 1, steps: this.steps.length, at }),
+      caption: tr.t('story.playingTo', { at }),
     });
     this.app.playback.setPlaying(true);
   }
@@ -198,6 +198,7 @@ export class Story {
    */
   renderAfter() {
     const app = this.app;
+    const { tr } = app;
     const now = app.sim.nowMs;
     const end = app.playback.ended;
     const key = `${now}:${end}:${app.playback.playing}`;
@@ -206,8 +207,8 @@ export class Story {
     this.index = this.steps.length - 1;
     this.highlight(null);
     this.render(this.index, end
-      ? { progress: `After the story · the end of the run, ${fmt(now)} ms`, caption: 'The story is over and the scenario has reached its end. Scrub the timeline to look again at any instant.', end: true }
-      : { progress: `After the story · ${fmt(now)} ms`, caption: 'The story is over: the run plays on to its end. Scrub the timeline to look again at any instant.', next: app.playback.playing ? 'To the end ▶▶' : 'Play to the end ▶' });
+      ? { progress: tr.t('story.after.end.progress', { at: now }), caption: tr.t('story.after.end'), end: true }
+      : { progress: tr.t('story.after.progress', { at: now }), caption: tr.t('story.after'), next: tr.t(app.playback.playing ? 'story.toTheEnd' : 'story.playToTheEnd') });
   }
 
   /** The caption of instant `ms`: the first one at it, else the last one before it (-1: none). */
@@ -218,7 +219,7 @@ export class Story {
 
   /** Shows caption `i` (that of instant `ms`), or says the story has not begun. */
   showAt(ms, i = this.captionAt(ms), { scroll = true } = {}) {
-    if (i < 0) this.render(-1, { caption: 'Before the story’s first moment. “Next” plays to it.' });
+    if (i < 0) this.render(-1, { caption: this.app.tr.t('story.before') });
     else this.show(i, { scroll });
   }
 
@@ -238,11 +239,12 @@ export class Story {
    */
   render(i, { progress = null, caption = null, next = null, end = false } = {}) {
     if (!this.box) return;
+    const { tr } = this.app;
     const step = this.steps[i];
     const n = this.steps.length;
     const last = i === n - 1;
-    const text = caption ?? step?.caption ?? '';
-    const where = progress ?? (i >= 0 ? `Step ${i + 1} of ${n} · ${fmt(step.at_ms)} ms` : `Guided story · ${n} steps`);
+    const text = caption ?? (step ? tr.caption(step, i, this.app.curatedName) : '');
+    const where = progress ?? (i >= 0 ? tr.t('story.progress', { step: i + 1, steps: n, at: step.at_ms }) : tr.t('story.intro', { count: n }));
     // The card is drawn anew: a reader walking it by keyboard keeps the focus on the same button
     // (on Next when Back is gone).
     const active = this.box.getRootNode().activeElement;
@@ -251,19 +253,19 @@ export class Story {
     // Back is disabled on the first caption (and before it): the tag takes no bare attribute from
     // a value, so the button is one of two whole variants.
     const back = i <= 0
-      ? html`<button type="button" data-story-go="back" data-testid="story-back" disabled>◀ Back</button>`
-      : html`<button type="button" data-story-go="back" data-testid="story-back">◀ Back</button>`;
+      ? html`<button type="button" data-story-go="back" data-testid="story-back" disabled>${tr.t('story.back')}</button>`
+      : html`<button type="button" data-story-go="back" data-testid="story-back">${tr.t('story.back')}</button>`;
     const forward = end
-      ? html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">Story again ↺</button>
-        <button type="button" data-end="live" data-testid="story-live">Continue as a live session</button>`
-      : html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">${next ?? (last ? 'Play to the end ▶' : 'Next ▶')}</button>`;
-    render(this.box, html`<div class="story-card" role="region" aria-label="Guided story">
+      ? html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">${tr.t('story.again')}</button>
+        <button type="button" data-end="live" data-testid="story-live">${tr.t('story.live')}</button>`
+      : html`<button type="button" class="primary" data-story-go="next" data-testid="story-next">${next ?? tr.t(last ? 'story.playToTheEnd' : 'story.next')}</button>`;
+    render(this.box, html`<div class="story-card" role="region" aria-label="${tr.t('story.card')}">
       <p class="story-progress" data-testid="story-progress">${where}</p>
       <p class="story-caption" data-testid="story-caption" aria-live="polite">${text}</p>
       <div class="story-buttons">
         ${back}
         ${forward}
-        <button type="button" data-story-go="close" data-testid="story-close" aria-label="Close the story">×</button>
+        <button type="button" data-story-go="close" data-testid="story-close" aria-label="${tr.t('story.close')}">×</button>
       </div>
     </div>`);
     if (focused) {

@@ -7,7 +7,9 @@
 //
 // The markers and the gauge series come from the model (`markers`, `series`): exact, however long
 // the run, binned to the timeline's width so a one-millisecond peak still shows.
-import { fmt } from './views/dom.js';
+//
+// Its words are the app's language (`app.tr`, www/i18n/*/views.js); a marker's own label is the
+// model's, in the words of the event log.
 import { html, render } from './html.js';
 
 /** Most markers drawn at once; the model keeps the most telling ones when there are more. */
@@ -24,11 +26,11 @@ const KIND_CLASS = {
   leader: 'm-isr', purge: 'm-purge', action: 'm-action',
 };
 
-function compareTitle(m) {
+function compareTitle(m, tr) {
   switch (m.kind) {
-    case 'divergence': return 'the two runs part here';
-    case 'lost': return `run ${m.run.toUpperCase()}: ${m.request}'s acknowledged records are lost`;
-    default: return `run ${m.run.toUpperCase()}: ${m.request} is answered (differently in the other run)`;
+    case 'divergence': return tr.t('timeline.compare.divergence');
+    case 'lost': return tr.t('timeline.compare.lost', { run: m.run.toUpperCase(), request: m.request });
+    default: return tr.t('timeline.compare.answered', { run: m.run.toUpperCase(), request: m.request });
   }
 }
 
@@ -44,14 +46,15 @@ export class Timeline {
     this.span = { from: 0, to: 1000 };
     /** The window shown while zoomed in (`{from, to}`), or null for the whole run. */
     this.zoom = null;
-    render(wrap, html`<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="Simulated time (arrow keys: previous / next event marker; + and - zoom)" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
+    const { tr } = app;
+    render(wrap, html`<div class="tl" data-testid="timeline" role="slider" tabindex="0" aria-label="${tr.t('timeline.label')}" aria-valuemin="0" aria-valuenow="0" aria-valuemax="1000" aria-valuetext="0 ms">
         <svg class="tl-series" preserveAspectRatio="none" aria-hidden="true"><path/></svg>
         <div class="tl-computed"></div>
         <div class="tl-marks"></div>
         <div class="tl-head"><span class="tl-head-label"></span></div>
       </div>
-      <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><button type="button" data-jump="-1" data-testid="tl-prev-marker" aria-label="The previous marked moment" title="The previous marked moment ({ key)">‹</button><span class="tl-info" aria-hidden="true"></span><button type="button" data-jump="1" data-testid="tl-next-marker" aria-label="The next marked moment" title="The next marked moment (} key)">›</button><span class="tl-zoom" role="group" aria-label="Timeline zoom">
-        <button type="button" data-zoom="out" data-testid="tl-zoom-out" aria-label="Zoom the timeline out" title="Zoom out (- on the timeline)" disabled>−</button><button type="button" data-zoom="in" data-testid="tl-zoom-in" aria-label="Zoom the timeline in around the playhead" title="Zoom in (+ on the timeline; Ctrl + wheel)">+</button><button type="button" data-zoom="fit" data-testid="tl-zoom-fit" title="The whole run (0 on the timeline)" hidden>whole run</button>
+      <div class="tl-scale"><span class="tl-from" aria-hidden="true">0 ms</span><span class="tl-mid"><button type="button" data-jump="-1" data-testid="tl-prev-marker" aria-label="${tr.t('timeline.prev')}" title="${tr.t('timeline.prev.title')}">‹</button><span class="tl-info" aria-hidden="true"></span><button type="button" data-jump="1" data-testid="tl-next-marker" aria-label="${tr.t('timeline.next')}" title="${tr.t('timeline.next.title')}">›</button><span class="tl-zoom" role="group" aria-label="${tr.t('timeline.zoom')}">
+        <button type="button" data-zoom="out" data-testid="tl-zoom-out" aria-label="${tr.t('timeline.zoomOut')}" title="${tr.t('timeline.zoomOut.title')}" disabled>−</button><button type="button" data-zoom="in" data-testid="tl-zoom-in" aria-label="${tr.t('timeline.zoomIn')}" title="${tr.t('timeline.zoomIn.title')}">+</button><button type="button" data-zoom="fit" data-testid="tl-zoom-fit" title="${tr.t('timeline.fit.title')}" hidden>${tr.t('timeline.fit')}</button>
       </span></span><span class="tl-to" aria-hidden="true"></span></div>`);
     this.el = wrap.querySelector('.tl');
     this.bins = null;
@@ -191,8 +194,9 @@ export class Timeline {
     }
     const pos = (ms) => `${(100 * (ms - span.from)) / Math.max(1, span.to - span.from)}%`;
     this.el.querySelector('.tl-head').style.left = pos(now);
+    const { tr } = this.app;
     const label = this.el.querySelector('.tl-head-label');
-    label.textContent = `${fmt(now)} ms`;
+    label.textContent = `${tr.num(now)} ms`;
     // Near the right end the label goes on the playhead's left, so it is not cut off.
     label.classList.toggle('left', (now - span.from) / Math.max(1, span.to - span.from) > 0.85);
     this.el.querySelector('.tl-computed').style.width = pos(Math.min(ext.frontier_ms, span.to));
@@ -206,7 +210,7 @@ export class Timeline {
     const end = this.zoom ? this.wholeSpan(ext).to : span.to;
     this.el.setAttribute('aria-valuenow', String(now));
     this.el.setAttribute('aria-valuemax', String(end));
-    this.el.setAttribute('aria-valuetext', `${fmt(now)} ms of ${fmt(end)} ms`);
+    this.el.setAttribute('aria-valuetext', tr.t('timeline.value', { now, end }));
   }
 
   /** The whole run: a scenario's to its horizon; a live session's so far, with room ahead. */
@@ -291,19 +295,22 @@ export class Timeline {
   drawMarks() {
     const { from, to } = this.span;
     const pos = (ms) => (100 * (ms - from)) / Math.max(1, to - from);
+    const { tr } = this.app;
     const cmp = this.app.comparison;
     const report = cmp?.active ? cmp.report : null;
     this.el.classList.toggle('comparing', report != null);
-    const mark = (m, lane, run) => html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}${lane}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${run}${fmt(m.at_ms)} ms: ${m.label}"></span>`;
+    const mark = (m, lane, run) => html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}${lane}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${run}${tr.num(m.at_ms)} ms: ${m.label}"></span>`;
     const inSpan = (m) => m.at_ms >= from && m.at_ms <= to;
     // The comparison's own moments: where the runs part, and each answer that differs or is lost.
-    const compareMark = (m) => html`<span class="tl-mark tl-cmp k-${m.kind} from-${m.run}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" data-testid="${m.kind === 'divergence' ? 'tl-divergence' : 'tl-compare-mark'}" title="${fmt(m.at_ms)} ms: ${compareTitle(m)}"></span>`;
+    const compareMark = (m) => html`<span class="tl-mark tl-cmp k-${m.kind} from-${m.run}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" data-testid="${m.kind === 'divergence' ? 'tl-divergence' : 'tl-compare-mark'}" title="${tr.num(m.at_ms)} ms: ${compareTitle(m, tr)}"></span>`;
     render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) => mark(m, report ? ' lane-a' : '', report ? 'A · ' : ''))}${
       report ? html`${(this.markersB ?? []).map((m) => mark(m, ' lane-b', 'B · '))}${report.marks.filter(inSpan).map(compareMark)}` : null}`);
-    const info = this.total > this.markers.length ? `${fmt(this.markers.length)} of ${fmt(this.total)} events marked` : `${fmt(this.total)} event${this.total === 1 ? '' : 's'} marked`;
+    const info = this.total > this.markers.length
+      ? tr.t('timeline.marked.some', { shown: this.markers.length, total: this.total })
+      : tr.t('timeline.marked', { count: this.total });
     this.wrap.querySelector('.tl-info').textContent = info;
-    this.wrap.querySelector('.tl-from').textContent = `${fmt(from)} ms`;
-    this.wrap.querySelector('.tl-to').textContent = `${fmt(to)} ms`;
+    this.wrap.querySelector('.tl-from').textContent = `${tr.num(from)} ms`;
+    this.wrap.querySelector('.tl-to').textContent = `${tr.num(to)} ms`;
   }
 
   /** The purgatory's size (all brokers) under the markers: each bin's highest value. */

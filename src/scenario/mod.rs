@@ -35,7 +35,7 @@ pub use json::MAX_SCENARIO_BYTES;
 pub use parse::Scenario;
 pub use run::{play_scenario, play_scenario_within, run_scenario};
 pub use session::SessionInfo;
-pub use story::{StoryStep, PANELS};
+pub use story::{StoryStep, CAPTION_LANGUAGES, PANELS};
 
 impl Scenario {
     /// The canonical scenario text (pretty JSON, one topic and one action per line, then the

@@ -3,6 +3,8 @@
 //! optionally, the element in it and the request to follow. The runner validates the field and
 //! otherwise ignores it: a story never changes what a scenario does.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -11,7 +13,13 @@ use super::read::{
     array, check_fields, integer, non_empty_string, object, one_of, required, IntRange, Read,
 };
 
-const STEP_FIELDS: &[&str] = &["at_ms", "caption", "look_at", "target", "request"];
+const STEP_FIELDS: &[&str] = &[
+    "at_ms", "caption", "captions", "look_at", "target", "request",
+];
+
+/// The languages a caption may be given in besides English (`caption`): the page's other
+/// languages, by the tag the page knows them by.
+pub const CAPTION_LANGUAGES: &[&str] = &["zh-CN"];
 
 /// The panels a caption can point at (the page's `panel-*` names).
 pub const PANELS: &[&str] = &[
@@ -37,7 +45,12 @@ const MAX_STEPS: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StoryStep {
     pub at_ms: u64,
+    /// The caption in English.
     pub caption: String,
+    /// The caption in the page's other languages, by language tag (one of
+    /// [`CAPTION_LANGUAGES`]); a language without one shows the English.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub captions: BTreeMap<String, String>,
     /// One of [`PANELS`].
     pub look_at: &'static str,
     /// An element of that panel, by the page's story names (`broker-2`, `hw-t-0`, `request-p1`,
@@ -90,6 +103,10 @@ pub(crate) fn read_story(value: &Value, path: &Path, run_until_ms: u64) -> Read<
             true,
         )?
         .unwrap_or_default();
+        let captions = match fields.get("captions") {
+            Some(value) => read_captions(value, &path.key("captions"))?,
+            None => BTreeMap::new(),
+        };
         let look_at = one_of(
             required(fields, &path, "look_at", "a panel name")?,
             &path.key("look_at"),
@@ -106,12 +123,29 @@ pub(crate) fn read_story(value: &Value, path: &Path, run_until_ms: u64) -> Read<
         steps.push(StoryStep {
             at_ms,
             caption,
+            captions,
             look_at,
             target,
             request,
         });
     }
     Ok(steps)
+}
+
+/// `{"zh-CN": "…"}`: the caption in other languages, each tag one of [`CAPTION_LANGUAGES`].
+fn read_captions(value: &Value, path: &Path) -> Read<BTreeMap<String, String>> {
+    let fields = object(
+        value,
+        path,
+        "an object of captions by language, such as {\"zh-CN\": \"…\"}",
+    )?;
+    check_fields(fields, path, CAPTION_LANGUAGES)?;
+    let mut captions = BTreeMap::new();
+    for (lang, text) in fields {
+        let text = bounded_text(Some(text), path, lang, CAPTION_MAX_CHARS, true)?;
+        captions.insert(lang.clone(), text.unwrap_or_default());
+    }
+    Ok(captions)
 }
 
 /// A non-empty string of at most `max` characters; `None` when absent and not required.

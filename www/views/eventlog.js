@@ -38,32 +38,32 @@ function visible(lines, filter) {
 /** The markup of lines shown alone (most are), by line: the log is redrawn each frame it is shown. */
 const single = new WeakMap();
 
-function row(item) {
-  if (item.times !== 1) return rowMarkup(item);
+function row(item, tr) {
+  if (item.times !== 1) return rowMarkup(item, tr);
   let markup = single.get(item.line);
   if (!markup) {
-    markup = rowMarkup(item);
+    markup = rowMarkup(item, tr);
     single.set(item.line, markup);
   }
   return markup;
 }
 
 /** One line: its (latest) time in the narrow first column, then what happened, in one cell. */
-function rowMarkup({ line: l, times, since }) {
+function rowMarkup({ line: l, times, since }, tr) {
   const body = l.request ? html`<button class="link" data-select="${l.request}">${l.text}</button>` : l.text;
   const count = times > 1
-    ? html` <span class="times" title="the same event ${times} times from ${fmt(since)} to ${fmt(l.at)} ms, only idle events between">since ${fmt(since)} ms ×${times}</span>`
+    ? html` <span class="times" title="${tr.t('log.times.title', { times: String(times), since, until: l.at })}">${tr.t('log.times', { since, times: String(times) })}</span>`
     : null;
   return html`<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span><span>${body}${count}</span></li>`;
 }
 
-export function renderEventLog(el, history, filter) {
+export function renderEventLog(el, history, filter, tr) {
   const shown = visible(history.lines, filter);
   const list = el.querySelector('.log-lines');
   const only = el.querySelector('.log-only');
   if (only) {
     only.hidden = !filter.only;
-    only.textContent = filter.only ? `only ${filter.only} ×` : '';
+    only.textContent = filter.only ? tr.t('log.only', { request: filter.only }) : '';
   }
   // Follow the newest line unless the reader scrolled up to read older ones. Whether they did is
   // kept by a scroll listener, so a frame reads no layout unless the lines changed.
@@ -71,7 +71,7 @@ export function renderEventLog(el, history, filter) {
     list._pinned = true;
     list.addEventListener('scroll', () => { list._pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
   }
-  const dropped = history.dropped ? html`<li class="muted">${fmt(history.dropped)} older events not kept (idle ones first)</li>` : null;
-  const changed = patch(list, dropped || shown.length ? html`${dropped}${shown.map(row)}` : html`<li class="muted">No events match.</li>`);
+  const dropped = history.dropped ? html`<li class="muted">${tr.t('log.dropped', { count: history.dropped })}</li>` : null;
+  const changed = patch(list, dropped || shown.length ? html`${dropped}${shown.map((item) => row(item, tr))}` : html`<li class="muted">${tr.t('log.noMatch')}</li>`);
   if (changed && list._pinned) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }

@@ -2,19 +2,21 @@
 // NumDelayedOperations, the expired partitions behind ExpiresPerSec, UnderReplicatedPartitions,
 // UnderMinIsrPartitionCount), exact step series from the model binned to the plot's width (each
 // bin draws its lowest and highest value, so no peak is lost), and the produce latency by acks.
+// Its words come from the translator `tr` (www/i18n/*/views.js).
 import { html } from '../html.js';
-import { fmt, patch } from './dom.js';
+import { patch } from './dom.js';
 
-const LABELS = {
-  purgatory_size: 'PurgatorySize (watch-list entries, all brokers)',
-  num_delayed_operations: 'NumDelayedOperations (waiting requests)',
-  expired_partitions: 'Expired partitions (ExpiresPerSec, cumulative)',
+/** The series whose name says what it counts (the others are named by Kafka's gauge alone). */
+const EXPLAINED = new Set(['purgatory_size', 'num_delayed_operations', 'expired_partitions']);
+const GAUGES = {
   under_replicated_partitions: 'UnderReplicatedPartitions',
   under_min_isr_partitions: 'UnderMinIsrPartitionCount',
 };
 const BINS = 110;
 
-function plot(name, bins, now) {
+const labelOf = (name, tr) => (EXPLAINED.has(name) ? tr.t(`metrics.${name}`) : GAUGES[name] ?? name);
+
+function plot(name, bins, now, tr) {
   const w = BINS * 2;
   const h = 40;
   const peak = Math.max(0, ...bins.map((b) => b[1]));
@@ -28,12 +30,14 @@ function plot(name, bins, now) {
     line += `H${i * 2 + 2}${i + 1 < bins.length ? `V${y(bins[i + 1][2])}` : ''}`;
     if (hi !== lo) band += `M${i * 2},${y(hi)}H${i * 2 + 2}V${y(lo)}H${i * 2}Z`;
   });
-  const label = LABELS[name] ?? name;
-  return html`<figure class="plot"><figcaption>${label} <b>${fmt(now)}</b> <span class="muted nowrap">max ${fmt(peak)}</span></figcaption>
-    <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${label} over the run, now ${now}"><path class="area" d="${line ? `${line}V${h}H0Z` : ''}"/><path class="band" d="${band}"/><path class="line" d="${line}"/></svg></figure>`;
+  const label = labelOf(name, tr);
+  // The value as the model gives it in the spoken label (no grouping), as before.
+  const spoken = tr.t('metrics.plot.label', { label, now: String(now) });
+  return html`<figure class="plot"><figcaption>${label} <b>${tr.num(now)}</b> <span class="muted nowrap">${tr.t('metrics.max', { max: peak })}</span></figcaption>
+    <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="${spoken}"><path class="area" d="${line ? `${line}V${h}H0Z` : ''}"/><path class="band" d="${band}"/><path class="line" d="${line}"/></svg></figure>`;
 }
 
-function latencies(snap) {
+function latencies(snap, tr) {
   const by = new Map();
   for (const r of snap.requests) {
     if (r.responded_ms == null) continue;
@@ -43,16 +47,19 @@ function latencies(snap) {
   }
   return [['-1', 'acks=all'], ['1', 'acks=1'], ['0', 'acks=0']].map(([k, name]) => {
     const xs = (by.get(k) ?? []).sort((a, b) => a - b);
-    if (!xs.length) return html`<tr><td>${name}</td><td colspan="3" class="muted">none answered</td></tr>`;
-    return html`<tr><td>${name}</td><td>${fmt(xs.length)}</td><td>${fmt(xs[Math.floor(xs.length / 2)])} ms</td><td>${fmt(xs[xs.length - 1])} ms</td></tr>`;
+    if (!xs.length) return html`<tr><td>${name}</td><td colspan="3" class="muted">${tr.t('metrics.latency.none')}</td></tr>`;
+    return html`<tr><td>${name}</td><td>${tr.num(xs.length)}</td><td>${tr.num(xs[Math.floor(xs.length / 2)])} ms</td><td>${tr.num(xs[xs.length - 1])} ms</td></tr>`;
   });
 }
 
 /** @param sim the model handle (for its series) @param snap the snapshot at the playhead */
-export function renderMetrics(el, sim, snap) {
+export function renderMetrics(el, sim, snap, tr) {
   const series = sim.series(0, snap.now_ms, BINS);
-  const plots = series.names.map((n, i) => plot(n, series.bins[i], series.now[i]));
-  const shown = snap.requests.length < snap.requests_total ? ` (the last ${fmt(snap.requests.length)} requests)` : '';
-  patch(el.querySelector('.metrics-body'), html`<p class="muted">0 – ${fmt(snap.now_ms)} ms</p><div class="plots">${plots}</div>
-    <table class="lat"><caption>Produce latency by acks${shown}: request received → response sent</caption><thead><tr><th>acks</th><th>answered</th><th>median</th><th>max</th></tr></thead><tbody>${latencies(snap)}</tbody></table>`);
+  const plots = series.names.map((n, i) => plot(n, series.bins[i], series.now[i], tr));
+  const caption = snap.requests.length < snap.requests_total
+    ? tr.t('metrics.latency.last', { count: snap.requests.length })
+    : tr.t('metrics.latency');
+  const head = ['answered', 'median', 'max'].map((k) => html`<th>${tr.t(`metrics.latency.${k}`)}</th>`);
+  patch(el.querySelector('.metrics-body'), html`<p class="muted">0 – ${tr.num(snap.now_ms)} ms</p><div class="plots">${plots}</div>
+    <table class="lat"><caption>${caption}</caption><thead><tr><th>acks</th>${head}</tr></thead><tbody>${latencies(snap, tr)}</tbody></table>`);
 }

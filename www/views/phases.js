@@ -5,22 +5,30 @@
 // the model (PhaseSweep, the runner's `purgatory sweep`), a slice per animation frame within a
 // budget; a segment is a button that opens the run at that phase.
 import { html } from '../html.js';
-import { fmt, patch } from './dom.js';
+import { patch } from './dom.js';
 
 /** Wall ms of sweeping per frame, so that the page stays smooth while it fills (the strips'
  * redraw comes on top). */
 const FRAME_BUDGET_MS = 5;
 
-const outcomeText = (o) => `${o.outcome.errors.map((e) => e ?? 'no answer').join(' + ')}${o.outcome.connection_closed ? ' (connection closed)' : ''}`;
+// What a strip says, in the language of `tr`.
+const outcomeText = (o, tr) => {
+  const errors = o.outcome.errors.map((e) => e ?? tr.t('phases.noAnswer')).join(' + ');
+  return o.outcome.connection_closed ? tr.t('phases.closed', { errors }) : errors;
+};
 const good = (o) => !o.outcome.connection_closed && o.outcome.errors.every((e) => e === 'NONE' || e == null);
-const ranges = (o) => o.phases.map(([lo, hi]) => (lo === hi ? fmt(lo) : `${fmt(lo)}-${fmt(hi)}`)).join(', ');
-const answered = (o) => (!o.answered_ms ? 'not answered'
-  : o.answered_ms[0] === o.answered_ms[1] ? `answered at ${fmt(o.answered_ms[0])} ms`
-    : `answered ${fmt(o.answered_ms[0])}-${fmt(o.answered_ms[1])} ms`);
+const span = (lo, hi, tr) => (lo === hi ? tr.num(lo) : `${tr.num(lo)}-${tr.num(hi)}`);
+const ranges = (o, tr) => o.phases.map(([lo, hi]) => span(lo, hi, tr)).join(tr.t('list.sep'));
+const answered = (o, tr) => (!o.answered_ms ? tr.t('phases.notAnswered')
+  : o.answered_ms[0] === o.answered_ms[1] ? tr.t('phases.answeredAt', { at: o.answered_ms[0] })
+    : tr.t('phases.answeredBetween', { from: o.answered_ms[0], to: o.answered_ms[1] }));
 
-const at = (ms) => (ms == null ? 'no answer' : `answered at ${fmt(ms)} ms`);
+const at = (ms, tr) => (ms == null ? tr.t('phases.noAnswer') : tr.t('phases.answeredAt', { at: ms }));
 /** One boundary in words: what the request gets on either side of it. */
-const edgeText = (r, e, period) => `From φ = ${fmt(e.phase)}: ${outcomeText(r.outcomes[e.to])}, ${at(e.answered_after)}; at φ = ${fmt((e.phase + period - 1) % period)} just before it: ${outcomeText(r.outcomes[e.from])}, ${at(e.answered_before)}.`;
+const edgeText = (r, e, period, tr) => tr.t('phases.edge', {
+  phase: e.phase, after: outcomeText(r.outcomes[e.to], tr), answeredAfter: at(e.answered_after, tr),
+  before: (e.phase + period - 1) % period, beforeOutcome: outcomeText(r.outcomes[e.from], tr), answeredBefore: at(e.answered_before, tr),
+});
 
 export class PhasesView {
   /** @param {import('../app.js').PlaygroundApp} app @param {HTMLElement} panel */
@@ -89,15 +97,17 @@ export class PhasesView {
 
   /** Opens the run at phase φ (the same actions, the leader's beat moved there). */
   openAt(phi) {
+    const { tr } = this.app;
     const doc = JSON.parse(this.text);
     doc.phases = { ...(doc.phases ?? {}), isr_check_ms: phi };
-    this.app.open({ text: JSON.stringify(doc), label: `φ = ${fmt(phi)}`, scenario: this.app.curatedName ?? undefined }, { play: false })
-      .then((problem) => { if (problem) this.app.notice('bad', `Could not open the run at φ = ${fmt(phi)}: ${problem}`); });
+    this.app.open({ text: JSON.stringify(doc), label: `φ = ${tr.num(phi)}`, scenario: this.app.curatedName ?? undefined }, { play: false })
+      .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
   }
 
   draw() {
+    const { tr } = this.app;
     if (this.error) {
-      patch(this.body, html`<p class="error">The phases could not be swept: ${this.error}</p>`);
+      patch(this.body, html`<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
       return;
     }
     if (!this.sweep) return;
@@ -107,18 +117,23 @@ export class PhasesView {
     const pct = (ms) => (100 * ms) / period;
     const rows = s.requests.map((r) => {
       const split = r.outcomes.length > 1;
-      const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${Math.floor((lo + hi) / 2)}" title="${`${outcomeText(o)} for φ = ${lo === hi ? fmt(lo) : `${fmt(lo)}-${fmt(hi)}`}: open the run at φ = ${fmt(Math.floor((lo + hi) / 2))}`}" aria-label="${`${r.id}: ${outcomeText(o)} for φ ${lo === hi ? fmt(lo) : `${fmt(lo)} to ${fmt(hi)}`}; open the run there`}">${pct(hi + 1 - lo) > 12 ? outcomeText(o) : ''}</button>`));
+      const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => {
+        const mid = Math.floor((lo + hi) / 2);
+        const title = tr.t('phases.segment.title', { outcome: outcomeText(o, tr), phases: span(lo, hi, tr), phase: mid });
+        const label = tr.t(lo === hi ? 'phases.segment.label.one' : 'phases.segment.label', { request: r.id, outcome: outcomeText(o, tr), from: lo, to: hi });
+        return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
+      }));
       const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
-        .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${fmt(lo)}</span>`) : [];
-      return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${split ? 'depends on the phase' : 'the same at every phase'}</span></p>
-        <div class="strip" role="group" aria-label="${`${r.id} at every phase`}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${`this run: φ = ${fmt(this.ownPhase)}`}"></span></div>
+        .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${tr.num(lo)}</span>`) : [];
+      return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${tr.t(split ? 'phases.split' : 'phases.same')}</span></p>
+        <div class="strip" role="group" aria-label="${tr.t('phases.strip', { request: r.id })}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${tr.t('phases.thisRun', { phase: this.ownPhase })}"></span></div>
         <div class="edges" aria-hidden="true">${marks}</div>
-        <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${outcomeText(o)}: φ ${ranges(o)} (${(100 * o.count / Math.max(1, done)).toFixed(1)}%), ${answered(o)}</li>`)}</ul>
-        ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period)}</li>`)}</ul>` : null}</li>`;
+        <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
+        ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period, tr)}</li>`)}</ul>` : null}</li>`;
     });
-    patch(this.body, html`<p class="muted">Kafka runs each leader's ISR check every ${fmt(period)} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = ${fmt(this.ownPhase)}. A segment opens the run at its phase.</p>
-      <p class="phase-progress" data-testid="phase-progress">${done < period ? `${fmt(done)} of ${fmt(period)} phases run…` : `all ${fmt(period)} phases run`}</p>
-      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">This run sends no produce request.</p>`}`);
+    patch(this.body, html`<p class="muted">${tr.t('phases.about', { period, phase: this.ownPhase })}</p>
+      <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period })}</p>
+      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in
   }
 }

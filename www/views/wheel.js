@@ -2,17 +2,29 @@
 // span, current time, the bucket the clock is at, the buckets holding operations (and which),
 // overflow levels as they appear. Entries move between levels (cascade) as the clock nears their
 // expiration, and leave when their operation completes (cancel) or expires; the view marks both.
+// Its words come from the translator `tr` (www/i18n/*/views.js); Kafka's names (tickMs, wheelSize,
+// currentTimeMs) are shown as they are.
 import { html } from '../html.js';
-import { fmt, patch } from './dom.js';
+import { patch } from './dom.js';
 
-function level(l, i, selectedOps, selected) {
+/** A bucket's tooltip: when it is due and what it holds. */
+function bucketTitle(k, b, tr) {
+  const bucket = String(k);
+  if (!b) return tr.t('wheel.bucket.empty', { bucket });
+  if (!b.count) return tr.t('wheel.bucket.cancelled', { bucket, at: b.expiration_ms });
+  // The count as the model gives it (no grouping), the plural chosen by its value.
+  const vars = { bucket, at: b.expiration_ms, count: String(b.count) };
+  return b.ops.length ? tr.t('wheel.bucket.ops', { ...vars, ops: b.ops.join(', ') }) : tr.t('wheel.bucket', vars);
+}
+
+function level(l, i, selectedOps, selected, tr) {
   const cur = Math.floor(l.current_time_ms / l.tick_ms) % l.wheel_size;
   const byIndex = new Map(l.buckets.map((b) => [b.index, b]));
   const cells = [];
   for (let k = 0; k < l.wheel_size; k++) {
     const b = byIndex.get(k);
     const sel = b && b.ops.some((o) => selectedOps.has(o));
-    const title = b && !b.count ? `bucket ${k}: empty (its entries left: cancelled on completion), still queued for ${fmt(b.expiration_ms)} ms` : b ? `bucket ${k}: expires ${fmt(b.expiration_ms)} ms, ${b.count} entr${b.count === 1 ? 'y' : 'ies'}${b.ops.length ? ` (${b.ops.join(', ')})` : ''}` : `bucket ${k}: empty`;
+    const title = bucketTitle(k, b, tr);
     const cls = `bucket${b ? (b.count ? ' full' : ' queued') : ''}${k === cur ? ' cur' : ''}${sel ? ' sel' : ''}`;
     const count = b && b.count ? (b.count > 99 ? '99+' : b.count) : '';
     // An attribute is there or not as a whole: the tag takes no interpolation between attributes.
@@ -20,14 +32,16 @@ function level(l, i, selectedOps, selected) {
       ? html`<span class="${cls}" data-story="wheel-${selected}" title="${title}">${count}</span>`
       : html`<span class="${cls}" title="${title}">${count}</span>`);
   }
-  const meta = `L${i + 1}${i > 0 ? ' (overflow)' : ''}: tickMs ${fmt(l.tick_ms)} × wheelSize ${l.wheel_size} = ${fmt(l.interval_ms)} ms · currentTimeMs ${fmt(l.current_time_ms)}`;
+  const vars = { level: i + 1, tick: l.tick_ms, size: String(l.wheel_size), span: l.interval_ms, now: l.current_time_ms };
+  const meta = tr.t(i > 0 ? 'wheel.level.overflow' : 'wheel.level', vars);
   return html`<div class="level"><div class="lmeta">${meta}</div><div class="cells" style="--n:${l.wheel_size}">${cells}</div></div>`;
 }
 
 /**
- * What the wheels just did, in words, from the trace: entries added (with the bucket they went
- * to), cancelled when their operation completed, expired, and reinserted lower when a coarse
- * bucket came due (a cascade). The last few are shown under the wheels.
+ * What the wheels just did, from the trace: entries added (with the bucket they went to),
+ * cancelled when their operation completed, expired, and reinserted lower when a coarse bucket
+ * came due (a cascade). The last few are said under the wheels (`changeLine`), in the language of
+ * the view that shows them.
  */
 export class WheelChanges {
   constructor() { this.reset(); }
@@ -37,36 +51,54 @@ export class WheelChanges {
   add(events) {
     for (const e of events) {
       if (String(e.purgatory ?? 'produce').toLowerCase() !== 'produce') continue;
-      const who = e.request ?? (e.op ? `op ${e.op.slot}.${e.op.generation}` : 'an entry');
-      let line = null;
+      let what = null;
       switch (e.event) {
-        case 'timer_added': line = `${who} added, due at ${fmt(e.expires_at_ms)} ms`; break;
+        case 'timer_added': what = 'added'; break;
         // An expiry completes its operation too (onComplete, then onExpiration): its entry left
         // the wheel because its bucket came due, which the expiry's own line says.
-        case 'operation_completed': if (e.how !== 'expired') line = `${who} completed: its timer entry is cancelled`; break;
-        case 'operation_expired': line = `${who} expired: its bucket came due`; break;
+        case 'operation_completed': if (e.how !== 'expired') what = 'cancelled'; break;
+        case 'operation_expired': what = 'expired'; break;
         default: break;
       }
-      if (line) this.list.push(`${fmt(e.at_ms)} ms · broker ${e.broker}: ${line}`);
+      if (what) {
+        const op = e.op ? `${e.op.slot}.${e.op.generation}` : null;
+        this.list.push({ what, at: e.at_ms, broker: e.broker, request: e.request ?? null, op, due: e.expires_at_ms });
+      }
     }
     if (this.list.length > 50) this.list.splice(0, this.list.length - 50);
   }
 }
 
-const EXPLAIN = html`<p>Kafka's timer is a hierarchical timing wheel (Varghese and Lauck). Level 1 has 20 buckets of 1 ms; an entry due within 20 ms of the wheel's current time goes straight into the bucket of its due millisecond. An entry due later goes to an overflow level whose buckets are 20× coarser (20 ms, then 400 ms, …), created when first needed.</p>
-<p>When a coarse bucket comes due, its entries are reinserted: they fall to a finer level, until their deadline falls within the current tick, when they run: exactly at their deadline. Adding and cancelling are O(1); the clock jumps straight to the next non-empty bucket (a delay queue of buckets), so an idle wheel costs nothing.</p>
-<p>A completed request's entry is cancelled at once (removed from its bucket); a bucket emptied this way can stay queued until its time comes, drawn hollow here.</p>`;
+/** One of the wheels' changes (a `WheelChanges` entry) in words. */
+function changeLine(c, tr) {
+  const who = c.request ?? (c.op ? tr.t('wheel.change.op', { op: c.op }) : tr.t('wheel.change.entry'));
+  const line = tr.t(`wheel.change.${c.what}`, { who, due: c.due });
+  return tr.t('wheel.change', { at: c.at, broker: String(c.broker), line });
+}
 
-export function renderWheel(el, snap, selectedOps, changes, selected = null) {
+/** How the timing wheel works (the panel's "How the wheel works"), made once per language. */
+const explained = new WeakMap();
+
+function explain(tr) {
+  if (!explained.has(tr)) {
+    explained.set(tr, html`<p>${tr.t('wheel.explain.levels')}</p>
+<p>${tr.t('wheel.explain.cascade')}</p>
+<p>${tr.t('wheel.explain.cancel')}</p>`);
+  }
+  return explained.get(tr);
+}
+
+export function renderWheel(el, snap, selectedOps, changes, selected = null, tr) {
   const shown = snap.brokers.filter((b) => b.produce_purgatory.timer.size > 0 || b.produce_purgatory.timer.levels.length > 1);
   const body = shown.length
     ? html`${shown.map((b) => {
       const t = b.produce_purgatory.timer;
-      return html`<section><h3>broker ${b.id} · produce timer: ${fmt(t.size)} entr${t.size === 1 ? 'y' : 'ies'}${t.next_expiration_ms != null ? `, next bucket due at ${fmt(t.next_expiration_ms)} ms` : ''}</h3>
-      ${t.levels.map((l, i) => level(l, i, selectedOps, selected))}</section>`;
+      const vars = { broker: String(b.id), count: t.size, at: t.next_expiration_ms };
+      return html`<section><h3>${tr.t(t.next_expiration_ms != null ? 'wheel.timer.next' : 'wheel.timer', vars)}</h3>
+      ${t.levels.map((l, i) => level(l, i, selectedOps, selected, tr))}</section>`;
     })}`
-    : html`<p class="muted">No operation on any wheel (level 1: tickMs 1 × wheelSize 20). An acks=all request that cannot complete at once is added here with its timeout.</p>`;
+    : html`<p class="muted">${tr.t('wheel.empty')}</p>`;
   patch(el.querySelector('.wheel-body'), body);
-  patch(el.querySelector('.wheel-changes'), changes.length ? html`<h3>Just now</h3><ul>${changes.slice(-5).map((c) => html`<li>${c}</li>`)}</ul>` : html``);
-  patch(el.querySelector('.wheel-explain'), EXPLAIN);
+  patch(el.querySelector('.wheel-changes'), changes.length ? html`<h3>${tr.t('wheel.changes')}</h3><ul>${changes.slice(-5).map((c) => html`<li>${changeLine(c, tr)}</li>`)}</ul>` : html``);
+  patch(el.querySelector('.wheel-explain'), explain(tr));
 }

@@ -1,0 +1,101 @@
+// 简体中文 as a reader meets it (issue 33): the page in Chinese from its link, its switch, the
+// reader's remembered choice and the browser's language; the guided story, the legend and a
+// request's code path drawn in Chinese; an embed following its host page's <html lang> live; and a
+// scan of everything visible that fails on any Latin word outside Kafka's vocabulary and the run's
+// own names (tests/i18n-vocabulary.mjs). Screenshots of the page and an embed in Chinese, light and
+// dark, at 1280x900 and 390x844.
+import { playgroundsReady, onPlayground, waitText, AUDIT, axe } from './lib.mjs';
+import { strayLatin } from '../tests/i18n-vocabulary.mjs';
+
+const S03 = 's03-stalled-follower-completes-at-isr-shrink';
+
+/** Everything the playground shows (its shadow root's visible text, the legend's too). */
+const shownText = (page, index = 0) => onPlayground(page, (el) => el.shadowRoot.querySelector('.pp').innerText, null, index);
+
+/** The run's own names (request ids, topics, the scenario's name) and each language's name in
+ * itself (the switch offers "English") are not words to translate. */
+const runNames = (page, index = 0) => onPlayground(page, (el) => {
+  const setup = el.app.sim.setup();
+  return ['English', ...el.app.sim.actions().map((a) => a.id).filter(Boolean), ...setup.topics.map((t) => t.name), el.app.curatedName ?? ''].filter(Boolean);
+}, null, index);
+
+async function assertChinese(ctx, page, what, index = 0) {
+  const stray = strayLatin(await shownText(page, index), await runNames(page, index));
+  ctx.assert(stray.length === 0, `${what}: every word is Chinese or Kafka's; found ${JSON.stringify([...new Set(stray)])}`);
+}
+
+export default async function i18n(ctx) {
+  // A link in Chinese: the page, its <html lang>, the switch, and what it says.
+  const { page, errors } = await ctx.openPage({ viewport: { width: 1280, height: 900 }, ...AUDIT });
+  await page.goto(`${ctx.baseURL}?scenario=${S03}&lang=zh-CN`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  ctx.assert(await page.evaluate(() => document.documentElement.lang) === 'zh-CN', 'the page says it is in Chinese (<html lang>)');
+  ctx.assert(await page.inputValue('[data-testid="language"]') === 'zh-CN', 'the switch shows 简体中文');
+  ctx.assert(/发送/.test(await page.textContent('[data-testid="produce"]')), 'the controls speak Chinese');
+  await assertChinese(ctx, page, 'S03 at 0 ms');
+
+  // The guided story at step 3 in Chinese, its caption included; the legend; a later instant.
+  await page.click('[data-testid="story-start"]');
+  for (let n = 2; n <= 3; n++) {
+    await page.click('[data-testid="story-next"]');
+    await waitText(page, '[data-testid="story-progress"]', new RegExp(`^第 ${n} 步`), { timeout: 30000 });
+  }
+  const caption = await page.textContent('[data-testid="story-caption"]');
+  ctx.assert(/[\u4e00-\u9fff]/.test(caption ?? ''), `the caption is Chinese: ${caption}`);
+  await assertChinese(ctx, page, 'the story at step 3');
+  await axe(ctx, page, 'the page in Chinese, the story open');
+  await ctx.screenshot(page, 'i18n-zh-story-step-3-light', { fullPage: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await ctx.screenshot(page, 'i18n-zh-story-step-3-dark', { fullPage: false });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.keyboard.press('Escape');
+  await onPlayground(page, (el) => el.seek(37310));
+  await page.click('[data-testid="legend-open"]');
+  await assertChinese(ctx, page, 'S03 at 37,310 ms, the legend open');
+  await axe(ctx, page, 'the page in Chinese, the legend open');
+  await ctx.screenshot(page, 'i18n-zh-page-1280', { fullPage: true });
+
+  // The switch: English at once, the session where it was; remembered on the next visit.
+  const at = await onPlayground(page, (el) => el.nowMs);
+  await page.keyboard.press('Escape');
+  await page.selectOption('[data-testid="language"]', 'en');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
+  ctx.assert(await onPlayground(page, (el) => el.nowMs) === at, 'switching keeps the instant');
+  ctx.assert(await page.evaluate(() => document.documentElement.lang) === 'en', '<html lang> follows');
+  const again = await page.context().newPage();
+  await again.goto(`${ctx.baseURL}?scenario=${S03}`, { waitUntil: 'load' });
+  await playgroundsReady(again);
+  ctx.assert(await again.inputValue('[data-testid="language"]') === 'en', 'the choice is remembered');
+  await again.close();
+  ctx.assertNoErrors(errors, 'the page in Chinese');
+
+  // A first visit follows the browser's language; the phone size.
+  const phone = await ctx.openPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  await phone.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(phone.page);
+  ctx.assert(await phone.page.inputValue('[data-testid="language"]') === 'zh-CN', 'a Chinese browser gets Chinese on a first visit');
+  await assertChinese(ctx, phone.page, 'the first visit');
+  ctx.assert(await phone.page.evaluate(() => document.scrollingElement.scrollWidth) <= 390, 'no horizontal overflow at 390 px in Chinese');
+  await ctx.screenshot(phone.page, 'i18n-zh-phone-light', { fullPage: false });
+  await phone.page.emulateMedia({ colorScheme: 'dark' });
+  await ctx.screenshot(phone.page, 'i18n-zh-phone-dark', { fullPage: false });
+  ctx.assertNoErrors(phone.errors, 'the page on a Chinese phone');
+
+  // Embeds follow their host page's language, live; `lang` on the element wins.
+  const docs = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await docs.page.goto(`${ctx.baseURL}docs/`, { waitUntil: 'load' });
+  const count = await docs.page.locator('purgatory-playground').count();
+  await playgroundsReady(docs.page, count);
+  await docs.page.evaluate(() => { document.documentElement.lang = 'zh-CN'; });
+  await docs.page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('.panel h2')?.textContent === '集群');
+  await assertChinese(ctx, docs.page, 'the article’s first embed under <html lang="zh-CN">');
+  const first = docs.page.locator('purgatory-playground').first();
+  await first.scrollIntoViewIfNeeded();
+  await ctx.screenshot(docs.page, 'i18n-zh-embed-light', { fullPage: false });
+  await docs.page.emulateMedia({ colorScheme: 'dark' });
+  await ctx.screenshot(docs.page, 'i18n-zh-embed-dark', { fullPage: false });
+  await first.evaluate((el) => el.setAttribute('lang', 'en'));
+  await docs.page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('.panel h2')?.textContent === 'Cluster');
+  ctx.assert(await onPlayground(docs.page, (el) => el.shadowRoot.querySelector('.panel h2').textContent, null, 1) === '集群', 'the others stay with their host page');
+  ctx.assertNoErrors(docs.errors, 'the article in Chinese');
+}

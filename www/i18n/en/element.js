@@ -1,0 +1,25 @@
+// The element itself (www/element.js): loading, a start that fails, the first visit's choice,
+// and what a session link that cannot be opened says.
+export default {
+  'element.loading': 'Loading the broker model…',
+  'element.fail': 'The playground could not start: {error}.',
+  'element.fail.file': 'Pages opened from file:// cannot fetch the .wasm: serve the folder over HTTP, or use the self-contained purgatory-playground.html.',
+
+  'welcome': 'New here? Start with',
+  'welcome.story': 'a guided story (S03, a minute)',
+  'welcome.article': 'the article',
+  'welcome.drive': 'or drive it yourself',
+  // With the page's defaults (request.timeout.ms 30 s, replica.lag.time.max.ms 30 s, the ISR
+  // check every 15 s) the shrink after a pause commits at most 45,010 ms after the follower's
+  // last caught-up fetch, so a request sent more than 15 s after the pause always outlives it;
+  // one sent right away does only when a check happens to fall just right (about 2%).
+  'welcome.hint': 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.',
+
+  'link.bad': 'This link could not be opened ({error})',
+  'link.noSuchScenario': 'This link could not be opened (it names scenario "{name}", which does not exist)',
+  'link.unknownScenario': 'There is no scenario called “{name}”',
+  'link.instead': '{problem}; showing a live session instead.',
+  'link.stays': '{problem}; the open session stays as it was.',
+  'link.opened.scenario': 'Opened the link: {name} at {at} ms.',
+  'link.opened': 'Opened the link’s session at {at} ms.',
+};

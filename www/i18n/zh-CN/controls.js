@@ -1,0 +1,138 @@
+// 控件自己的文字（www/controls.js、acting.js、playback.js、notices.js、share.js、compare.js、
+// kafka-check.js）：提示条及其按钮、断点、速度、在过去操作前的询问、生产请求表单的检查、分享菜单的输出、
+// 打不开的会话文件和链接、假设情形对比、Kafka 对照检查的标记、场景的结尾。模型（Rust）给出的文字，
+// 以及场景和检查记录里的文字保持原样：这里只是它们外面的句子。
+export default {
+  // 提示条（notices.js）
+  'notice.undo': '撤销',
+  'notice.download': '下载会话',
+  'notice.dismiss': '关闭',
+
+  // 播放头（playback.js）：命中断点、速度的说法。
+  'playback.breakpoint': '断点：{what}（于 {at} ms）。',
+  'playback.speed.auto': '自动 · {rate}',
+  'playback.speed.paused': '已暂停',
+  'playback.speed.fixed.paused': '{rate} · 已暂停',
+  'playback.rate.holding': '停留中',
+  'playback.rate.times': '{rate}×',
+  'playback.rate.perMs': '每 {wall} ms 推进 1 ms',
+  'playback.rate.perSecond': '每 {wall} 秒推进 1 ms',
+
+  // 在过去的时刻操作（acting.js）
+  'fork.dialog': '要开始一个新的未来吗？',
+  'fork.question': '你现在位于 {at} ms，处在这次运行的过去。在这里操作，会从这一刻起开始一个新的未来，并丢弃已经计算到 {frontier} ms 的运行。“撤销”可以把它恢复。',
+  'fork.question.actions': {
+    other: '你现在位于 {at} ms，处在这次运行的过去。在这里操作，会从这一刻起开始一个新的未来，并丢弃你在这之后做的 {count} 个操作，以及已经计算到 {frontier} ms 的运行。“撤销”可以把它们恢复。',
+  },
+  'fork.act': '在这里操作',
+  'fork.cancel': '取消',
+  'fork.dontAsk': '不再询问',
+
+  // 生产请求表单的检查（acting.js）
+  'produce.problem.partitions': '分区：请填写分区编号，例如“0”或“0, 1”。',
+  'produce.problem.partitionTwice': '分区：每个分区只能填写一次（一个生产请求里每个分区只出现一次）。',
+  'produce.problem.records': '消息条数：请填写 1 到 {max} 之间的整数。',
+  'produce.problem.timeout': '超时：请填写整数毫秒数（留空则使用 request.timeout.ms）。',
+  'produce.problem.burst': '连发：请填写 1 到 {max} 之间的整数。',
+
+  // 断点（controls.js）
+  'bp.problem.stall': 'HW 停滞时长：请填写 1 到 {max} 之间的整数毫秒数；在此之前，这个断点不生效。',
+  'bp.problem.stallName': 'HW 停滞时长',
+
+  // 场景选择器（controls.js）；场景的标题保持原样。
+  'scenarios.live': '实时会话（由你操作）',
+  'scenarios.spec': '规范中的场景',
+  'scenarios.more': '更多故事',
+  'scenarios.whatIfs': '假设情形：两次运行并排对比',
+  'scenarios.opened': '{what}（来自 {from}）',
+  'scenarios.withYourActions': '{scenario}，含你的操作',
+  'scenarios.opened.live': '实时会话',
+  'scenarios.opened.unnamed': '一个场景',
+  'scenarios.opened.file': '文件',
+
+  // 分享菜单的输出（controls.js）
+  'share.out.copied': '已复制（{size} 个字符）。',
+  'share.out.inAddressBar': '链接已在地址栏中（{size} 个字符）。',
+  'share.out.saved': '已保存 {file}（{size} 个字符）：{at} ms 时的各个视图。',
+  'share.out.pictureTitle': 'Purgatory Playground · {what} · {at} ms',
+  'share.out.live': '实时会话',
+  'share.out.session': '会话',
+
+  // 会话文件（share.js、controls.js）
+  'file.tooBig': '{file} 有 {size} 字节；会话文件最大为 64 MB',
+  'file.notSession': '{file} 不是会话文件（会话文件是一个 JSON 格式的场景）',
+  'file.refused': '{file}：{error}',
+  'file.opened': '已打开 {file}。',
+  'file.notOpened': '无法打开这个文件，当前会话没有任何改动：{error}',
+
+  // 无法读取的会话链接（share.js）：放进“这个链接无法打开（…）”里的说明。
+  'fragment.tooLong': '链接太长，不可能是会话链接',
+  'fragment.badCharacters': '链接已损坏：其中有会话链接里不会出现的字符',
+  'fragment.badBase64': '链接已损坏：其中的会话编码无效',
+  'fragment.badDeflate': '链接已损坏：其中的会话无法解压（复制时是不是被截断了？）',
+  'fragment.badStep': '链接中的导览步骤 {param} 不是步骤编号（1、2、…）',
+  'fragment.badInstant': '链接中的时刻 {param} 不是整数毫秒数',
+
+  // 正在计算的 trace 指纹（controls.js）
+  'trace.computing': '计算中…',
+
+  // 场景的结尾（controls.js）
+  'end.reached': '场景已运行到结尾（{at} ms）。',
+  'end.restart': '重新开始',
+  'end.live': '作为实时会话继续',
+
+  // 对比表单列表中的操作（controls.js）
+  'action.pause': '暂停 broker {broker} 的 fetch',
+  'action.resume': '恢复 broker {broker} 的 fetch',
+  'action.crash': '让 broker {broker} 崩溃',
+  'action.restart': '重启 broker {broker}',
+  'action.elect': '选举 broker {broker} 为 {partition} 的 leader',
+
+  // 假设情形对比（compare.js、controls.js）。带标记的消息（whatIf.divergence 中的 {at}、
+  // whatIf.lost 中的 {lost}）把每个 {name} 放在中文语序需要的位置。
+  'whatIf.noActions': '这次运行还没有可以修改的操作。',
+  'whatIf.refused': '{change}：{error}',
+  'whatIf.noRoom': '这个 playground 没有放第二次运行的位置',
+  'whatIf.trapped': '模型在对比时停止了',
+  'whatIf.run': '假设情形的那次运行',
+  'whatIf.notOpened': '第二次运行无法打开：{error}',
+  'whatIf.failed': '无法进行“{change}”的对比：{error}',
+  'whatIf.ended': '“{change}”的对比已结束：{error}',
+  'whatIf.breakpoint': '在运行 B 中，{what}',
+  'whatIf.heading': '假设：{change}',
+  'whatIf.a': 'A · 原样',
+  'whatIf.allSame': '每个请求得到的应答都相同',
+  'whatIf.differing': {
+    other: '{count} 个请求中有 {differing} 个得到了不同的应答',
+  },
+  'whatIf.stop': '停止对比',
+  'whatIf.live': '实时会话：两次运行已对比到 {at} ms。每次操作后都会重新对比。',
+  'whatIf.again': '对比到现在',
+  'whatIf.noDivergence': '两次运行逐个事件完全相同：这个改动在这里没有造成任何差别。',
+  'whatIf.divergence': '两次运行在 {at} 分道扬镳。{inA}；{inB}。',
+  'whatIf.inA': '在 A（原样）中，{what}',
+  'whatIf.inB': '在 B（{change}）中，{what}',
+  'whatIf.runEnded': '之后什么也不会发生（它的运行已经结束）',
+  'whatIf.goTo': '跳到 {at} ms',
+  'whatIf.request': '请求',
+  'whatIf.verdict': '相同还是不同',
+  'whatIf.follow': '在两次运行中跟踪 {id}',
+  'whatIf.absent': '不在这次运行中',
+  'whatIf.answer': '{outcome} · 偏移量 {offsets}',
+  'whatIf.answer.at': '{outcome}（{at} ms）· 偏移量 {offsets}',
+  'whatIf.lost': '{answer} · {lost}（于 {at} ms 丢失）',
+  'whatIf.differs': '≠ 不同',
+  'whatIf.same': '相同',
+
+  // Kafka 对照检查的标记（kafka-check.js）；检查记录里的差异和原因保持原样。
+  'kafkaCheck.kafka': 'Apache Kafka {version}',
+  'kafkaCheck.runs': { other: '{count} 次运行，{date}' },
+  'kafkaCheck.explained': {
+    other: '；有 {count} 处差异可归因于模型的简化或驱动程序的局限（{list}）',
+  },
+  'kafkaCheck.agree': '✓ 已与 {kafka} 对照检查：应答相同{explained}（{runs}）',
+  'kafkaCheck.noise': '✓ 已与 {kafka} 对照检查：凡是 Kafka 自己的多次运行结果一致之处，应答都相同{explained}（{runs}）',
+  'kafkaCheck.disagree': '✗ {kafka} 给出了不同的应答：{differences}（{runs}）',
+  'kafkaCheck.notDriven': '未与 {kafka} 对照检查：这个场景讲的是一场竞态，真实集群无法被精确控制到那一步（{runs}）',
+  'kafkaCheck.title': '与 {kafka} 比较了 {fields} 个字段：错误码、偏移量、ISR、HW 和 LEO 须完全一致，应答时间须落在一个时间窗口内（{doc}）',
+};

@@ -1,0 +1,16 @@
+// 简体中文: the same keys as the English catalogue (www/i18n/en/), loaded as a chunk of its own
+// the first time an element asks for Chinese.
+import app from './app.js';
+import codepath from './codepath.js';
+import controls from './controls.js';
+import element from './element.js';
+import legend from './legend.js';
+import narrate from './narrate.js';
+import page from './page.js';
+import phases from './phases.js';
+import scenarios from './scenarios.js';
+import setup from './setup.js';
+import story from './story.js';
+import views from './views.js';
+
+export default { ...page, ...setup, ...element, ...controls, ...story, ...views, ...legend, ...narrate, ...codepath, ...phases, ...app, ...scenarios };

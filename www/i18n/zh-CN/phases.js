@@ -1,0 +1,23 @@
+// 相位视图（www/views/phases.js）：在 leader 的 ISR 检查节拍的每个相位 φ 上，每个请求会得到什么。
+export default {
+  'phases.noAnswer': '没有响应',
+  'phases.closed': '{errors}（连接被关闭）',
+  'phases.notAnswered': '没有得到响应',
+  'phases.answeredAt': '在 {at} ms 得到响应',
+  'phases.answeredBetween': '在 {from}-{to} ms 之间得到响应',
+  'phases.edge': '从 φ = {phase} 起：{after}，{answeredAfter}；而在它前面的 φ = {before}：{beforeOutcome}，{answeredBefore}。',
+  'phases.openFailed': '无法在 φ = {phase} 打开这次运行：{problem}',
+  'phases.failed': '无法扫描各个相位：{error}',
+  'phases.segment.title': 'φ = {phases} 时为 {outcome}：点击在 φ = {phase} 打开这次运行',
+  'phases.segment.label.one': '{request}：φ 为 {from} 时为 {outcome}；在那里打开这次运行',
+  'phases.segment.label': '{request}：φ 从 {from} 到 {to} 时为 {outcome}；在那里打开这次运行',
+  'phases.split': '取决于相位',
+  'phases.same': '每个相位都一样',
+  'phases.strip': '{request} 在每个相位上的结果',
+  'phases.thisRun': '这次运行：φ = {phase}',
+  'phases.share': '{outcome}：φ {phases}（{share}%），{answered}',
+  'phases.about': 'Kafka 的每个 leader 从 broker 启动时起，每隔 {period} ms 做一次 ISR 检查，所以这次运行的操作落在节拍的哪个位置（相位 φ）纯属偶然。每一条是一个请求在所有 φ 上的结果；▲ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
+  'phases.progress': '已运行 {period} 个相位中的 {done} 个…',
+  'phases.progress.done': '全部 {period} 个相位都已运行',
+  'phases.noRequest': '这次运行没有发送生产请求。',
+};
