@@ -32,6 +32,8 @@ export default async function i18n(ctx) {
   ctx.assert(await page.evaluate(() => document.documentElement.lang) === 'zh-CN', 'the page says it is in Chinese (<html lang>)');
   ctx.assert(await page.inputValue('[data-testid="language"]') === 'zh-CN', 'the switch shows 简体中文');
   ctx.assert(/发送/.test(await page.textContent('[data-testid="produce"]')), 'the controls speak Chinese');
+  ctx.assert(await page.title() === 'Purgatory Playground：Kafka 如何应答 acks=all', `the document's title too: ${await page.title()}`);
+  ctx.assert(await onPlayground(page, (el) => el.shadowRoot.querySelector('.pp').lang) === 'zh-CN', "the element's markup says its language");
   await assertChinese(ctx, page, 'S03 at 0 ms');
 
   // The guided story at step 3 in Chinese, its caption included; the legend; a later instant.
@@ -48,6 +50,11 @@ export default async function i18n(ctx) {
   await page.emulateMedia({ colorScheme: 'dark' });
   await ctx.screenshot(page, 'i18n-zh-story-step-3-dark', { fullPage: false });
   await page.emulateMedia({ colorScheme: 'light' });
+  // The language switched in the middle of the story: the same step, in the other language.
+  for (const [lang, step] of [['en', /^Step 3 of 7/], ['zh-CN', /^第 3 步/]]) {
+    await page.selectOption('[data-testid="language"]', lang);
+    await waitText(page, '[data-testid="story-progress"]', step);
+  }
   await page.keyboard.press('Escape');
   await onPlayground(page, (el) => el.seek(37310));
   await page.click('[data-testid="legend-open"]');
@@ -62,6 +69,7 @@ export default async function i18n(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
   ctx.assert(await onPlayground(page, (el) => el.nowMs) === at, 'switching keeps the instant');
   ctx.assert(await page.evaluate(() => document.documentElement.lang) === 'en', '<html lang> follows');
+  ctx.assert(await page.title() === 'Purgatory Playground: how Kafka answers acks=all', `and the title: ${await page.title()}`);
   const again = await page.context().newPage();
   await again.goto(`${ctx.baseURL}?scenario=${S03}`, { waitUntil: 'load' });
   await playgroundsReady(again);
@@ -79,6 +87,17 @@ export default async function i18n(ctx) {
   await ctx.screenshot(phone.page, 'i18n-zh-phone-light', { fullPage: false });
   await phone.page.emulateMedia({ colorScheme: 'dark' });
   await ctx.screenshot(phone.page, 'i18n-zh-phone-dark', { fullPage: false });
+  // Switching a live session's language keeps it live, playing, at its instant, with its
+  // breakpoints.
+  await phone.page.click('[data-testid="welcome-drive"]');
+  await onPlayground(phone.page, (el) => { const box = el.shadowRoot.querySelector('[data-testid="breakpoint-expiry"]'); box.checked = true; box.dispatchEvent(new Event('change')); });
+  await phone.page.selectOption('[data-testid="language"]', 'en');
+  await phone.page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
+  const kept = await onPlayground(phone.page, (el) => ({
+    live: el.shadowRoot.querySelector('.pp').dataset.live, pick: el.shadowRoot.querySelector('.scenario-pick').value,
+    playing: el.playing, expiry: el.shadowRoot.querySelector('[data-testid="breakpoint-expiry"]').checked,
+  }));
+  ctx.assert(kept.live === 'true' && kept.pick === '' && kept.playing && kept.expiry, `a live session stays live, playing, with its breakpoint: ${JSON.stringify(kept)}`);
   ctx.assertNoErrors(phone.errors, 'the page on a Chinese phone');
 
   // Embeds follow their host page's language, live; `lang` on the element wins.

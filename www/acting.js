@@ -28,7 +28,7 @@ export class Acting {
     const preview = this.app.sim.forkPreview();
     if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
       const dropped = preview.user_actions_dropped;
-      const where = { at: preview.at_ms, frontier: preview.frontier_ms, count: dropped };
+      const where = { at: preview.at_ms, frontier: preview.frontier_ms, count: String(dropped) };
       const question = this.app.tr.t(dropped ? 'fork.question.actions' : 'fork.question', where);
       this.confirm(question, () => this.run(cmd, then));
       return;

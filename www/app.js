@@ -100,11 +100,11 @@ export class PlaygroundApp {
     // this one.
     this.clearNotices();
     const pp = this.root.querySelector('.pp');
-    pp.dataset.live = String(source.live != null);
+    pp.dataset.live = String(this.live);
     // An embed is a region of its host page, named after what it plays (several on one page are
     // told apart).
     if (pp.getAttribute('role') === 'region') {
-      const what = this.curatedName ? shortTitle(this.curatedName) : source.live ? this.tr.t('region.embed.live') : source.label ?? this.tr.t('region.embed.scenario');
+      const what = this.curatedName ? shortTitle(this.curatedName, this.tr) : this.live ? this.tr.t('region.embed.live') : source.label ?? this.tr.t('region.embed.scenario');
       pp.setAttribute('aria-label', this.tr.t('region.embed.named', { what }));
     }
     this.playback.ended = false;
@@ -155,6 +155,14 @@ export class PlaygroundApp {
   /** The curated scenario the open session plays (as opened, or as its file says), or null. */
   get curatedName() {
     return this.source?.curated ?? this.sim?.curated ?? null;
+  }
+
+  /**
+   * Whether the open session is live: opened as one, or a live one the element carried across a
+   * remount (a new language, new views: `source.was`).
+   */
+  get live() {
+    return this.source?.live != null || this.source?.was === 'live';
   }
 
   /** The request the code path follows without a click: the scenario's first acks=all produce. */

@@ -200,7 +200,7 @@ export class Comparison {
     this.app.$('.run-a .run-label').textContent = label('a');
     const twinLabel = this.twin?.root.querySelector('.run-label');
     if (twinLabel) twinLabel.textContent = label('b');
-    const sum = r.differing === 0 ? tr.t('whatIf.allSame') : tr.t('whatIf.differing', { differing: r.differing, count: r.outcomes.length });
+    const sum = r.differing === 0 ? tr.t('whatIf.allSame') : tr.t('whatIf.differing', { differing: String(r.differing), count: String(r.outcomes.length) });
     this.box.hidden = false;
     render(this.box, html`<header class="ph"><h2 id="h-compare">${tr.t('whatIf.heading', { change: b })}</h2>
         <span class="compare-sum">${sum}</span>

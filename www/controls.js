@@ -241,8 +241,8 @@ export class Controls {
     const at = app.sim.nowMs;
     // The file is named in English words (`purgatory-live-session-…`), the picture says it in the
     // reader's language.
-    const what = app.curatedName ?? (app.source?.live ? 'live session' : app.source?.label ?? 'session');
-    const shown = app.curatedName ?? (app.source?.live ? tr.t('share.out.live') : app.source?.label ?? tr.t('share.out.session'));
+    const what = app.curatedName ?? (app.live ? 'live session' : app.source?.label ?? 'session');
+    const shown = app.curatedName ?? (app.live ? tr.t('share.out.live') : app.source?.label ?? tr.t('share.out.session'));
     const css = [...app.root.getRootNode().querySelectorAll('style')].map((el) => el.textContent).join('\n');
     const svg = pictureOf(app.root.querySelector('.pp'), css, tr.t('share.out.pictureTitle', { what: shown, at }));
     const name = `purgatory-${String(what).replace(/[^\w.-]+/g, '-')}-${at}ms.svg`;
@@ -282,6 +282,27 @@ export class Controls {
   }
 
   // ---- Breakpoints, speed, menus -----------------------------------------------------------
+
+  /** The breakpoint form as set (what a remount carries over): `{checked: [names], answered, stall}`. */
+  breakpointForm() {
+    const root = this.app.root;
+    return {
+      checked: [...root.querySelectorAll('[data-bp]')].filter((b) => b.checked).map((b) => b.dataset.bp),
+      answered: root.querySelector('[data-bp-answered]')?.value,
+      stall: root.querySelector('[data-bp-stall]')?.value,
+    };
+  }
+
+  /** Sets the breakpoint form as `breakpointForm` read it, and applies it. */
+  restoreBreakpointForm({ checked, answered, stall }) {
+    const root = this.app.root;
+    for (const box of root.querySelectorAll('[data-bp]')) box.checked = checked.includes(box.dataset.bp);
+    const which = root.querySelector('[data-bp-answered]');
+    if (which && answered != null) which.value = answered;
+    const ms = root.querySelector('[data-bp-stall]');
+    if (ms && stall != null) ms.value = stall;
+    if (checked.length) this.applyBreakpoints();
+  }
 
   applyBreakpoints() {
     const root = this.app.root;
@@ -422,7 +443,7 @@ export class Controls {
       // nor the curated scenario it began as once it holds actions of the person's own.
       pick.querySelector('option.opened')?.remove();
       const curated = app.curatedName;
-      const opened = app.source?.live == null && app.source?.curated == null;
+      const opened = !app.live && app.source?.curated == null && app.source?.was !== 'curated';
       const own = opened && curated && app.sim.actions().some((a) => a.by_user);
       if (opened && (!curated || own)) {
         const scenario = curated && pick.querySelector(`option[value="${CSS.escape(curated)}"]`)?.textContent;

@@ -18,7 +18,7 @@ import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
 import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
-import { ENGLISH, LANGUAGES, languageFor, loadedTranslator, translatorFor } from './i18n.js';
+import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 
 const SPEED_MAX = 100000;
 const THEMES = ['auto', 'light', 'dark'];
@@ -176,6 +176,7 @@ export class PurgatoryPlayground extends HTMLElement {
   attributeChangedCallback(name, old, value) {
     if (!this.app || old === value) return;
     if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
+    else if (name === 'lang' && languageFor(value ?? this.language()) === this.opts?.tr.lang) return;
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
     else if (name === 'compare') {
       if (value) this.app.comparison?.onOpen(value).catch((e) => this.fail(e));
@@ -197,24 +198,53 @@ export class PurgatoryPlayground extends HTMLElement {
     // The language's catalogue before any markup: English at once, so that the markup is there
     // when the element is connected; another language's chunk is fetched the first time.
     const lang = this.language();
-    opts.tr = loadedTranslator(lang) ?? await translatorFor(lang);
-    if (gen !== this.generation) return;
+    opts.tr = loadedTranslator(lang) ?? await translatorFor(lang).catch((e) => {
+      console.warn(`<purgatory-playground> the ${lang} messages could not be loaded (${e.message ?? e}); speaking English`);
+      return ENGLISH;
+    });
+    // Removed, or asked for something else, while the catalogue loaded.
+    if (gen !== this.generation || !this.isConnected) return;
     this.opts = opts;
     // Until the session is open the markup stays hidden behind one line: the browser neither lays
     // out nor paints empty views (a flash of empty panels, and main-thread time the model's first
     // frame waits for); `reveal` shows the views once, drawn.
     this.showOnly(html`<p class="pp-loading" role="status">${opts.tr.t('element.loading')}</p><div class="host-root" hidden></div>`);
-    if (opts.layout === 'page') document.documentElement.lang = opts.tr.lang;
+    if (opts.layout === 'page') {
+      document.documentElement.lang = opts.tr.lang;
+      document.title = opts.tr.t('page.documentTitle', { title: opts.tr.t('page.title'), subtitle: opts.tr.t('page.subtitle') });
+    }
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     this.applyLight(problems);
-    const restore = saved && { source: { text: saved.text, label: 'this session', scenario: saved.scenario }, at: saved.at, selected: saved.selected, play: false };
+    const restore = saved && {
+      source: saved.labelKey || !saved.label
+        ? labelled({ text: saved.text, scenario: saved.scenario, was: saved.was }, saved.labelKey ?? 'element.thisSession', opts.tr)
+        : { text: saved.text, label: saved.label, scenario: saved.scenario, was: saved.was },
+      at: saved.at, selected: saved.selected, play: saved.playing, compare: saved.compare,
+      story: saved.story, storyStep: saved.storyStep,
+    };
     await this.openSource(gen, restore);
+    if (saved && this.app?.sim && gen === this.generation) {
+      if (saved.speed != null) {
+        this.app.clock.speed = saved.speed;
+        this.app.controls.updateSpeedPick?.();
+      }
+      this.app.controls.restoreBreakpointForm(saved.breakpoints);
+    }
   }
 
-  /** Rebuilds the markup for new views, controls or layout, keeping the session and its instant. */
+  /**
+   * Rebuilds the markup for new views, controls, layout or language, keeping the session: its
+   * instant, selection and kind (live, curated), the guided story at its step, the what-if beside
+   * it, whether it plays, its speed and breakpoints. (Its undo history starts anew.)
+   */
   remount() {
     const app = this.app;
-    const saved = app?.sim ? { text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined } : null;
+    const saved = app?.sim ? {
+      text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined,
+      label: app.source?.label, labelKey: app.source?.labelKey, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
+      compare: app.comparison?.change ?? null, playing: app.clock.playing, speed: app.clock.speed, breakpoints: app.controls.breakpointForm(),
+      story: app.story.active, storyStep: app.story.active ? app.story.step : null,
+    } : null;
     this.app?.destroy();
     this.app = null;
     this.removeAttribute('ready');
@@ -245,13 +275,12 @@ export class PurgatoryPlayground extends HTMLElement {
 
   /**
    * The page's language switch: the element speaks `tag` from now on (a remount keeps the
-   * session and its instant), the page says so in <html lang>, and the choice is remembered.
+   * session and its instant; `mount` says so in the page's <html lang>), and the choice is
+   * remembered.
    */
   setLanguage(tag) {
     const lang = languageFor(tag);
-    if (!LANGUAGES.some((l) => l.tag === lang)) return;
     rememberLanguage(lang);
-    if (this.opts?.layout === 'page') document.documentElement.lang = lang;
     this.setAttribute('lang', lang);
   }
 
@@ -323,7 +352,7 @@ export class PurgatoryPlayground extends HTMLElement {
       return { source: { text, label: src } };
     }
     const inline = this.querySelector('script[type="application/json"]');
-    if (inline) return { source: { text: inline.textContent, label: 'the inline scenario' } };
+    if (inline) return { source: labelled({ text: inline.textContent }, 'element.inline', this.opts.tr) };
     return { source: { live: PAGE_DEFAULTS } };
   }
 
@@ -346,7 +375,7 @@ export class PurgatoryPlayground extends HTMLElement {
     // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
     const compare = frag?.compare ?? params.get('compare');
     const storyStep = frag?.storyStep ?? null;
-    if (frag?.text) return { source: { text: frag.text, label: 'the link' }, story, storyStep };
+    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
       return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare };
@@ -494,8 +523,11 @@ export class PurgatoryPlayground extends HTMLElement {
     const url = new URL(location.href);
     url.hash = '';
     const name = this.app.source?.curated;
-    if (name) url.search = `?scenario=${encodeURIComponent(name)}${this.app.story.active ? '&story' : ''}`;
-    else url.search = '';
+    // A language the address named stays named (the reader came by a link in it).
+    const lang = new URLSearchParams(url.search).get('lang');
+    const keep = lang ? `lang=${encodeURIComponent(lang)}` : '';
+    if (name) url.search = `?scenario=${encodeURIComponent(name)}${this.app.story.active ? '&story' : ''}${keep ? `&${keep}` : ''}`;
+    else url.search = keep ? `?${keep}` : '';
     history.replaceState(null, '', url);
   }
 
@@ -554,6 +586,12 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 }
 
+/**
+ * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
+ * too, so that a remount in another language names it in that language.
+ */
+const labelled = (source, labelKey, tr) => ({ ...source, label: tr.t(labelKey), labelKey });
+
 class SourceError extends Error {}
 
 /** What is wrong with the address's session link (the caller says what happens instead). */
@@ -567,37 +605,30 @@ const FIRST_STEP_KEY = 'purgatory-playground:first-step';
 /** Where the full page remembers the reader's language. */
 const LANGUAGE_KEY = 'purgatory-playground:language';
 
-function rememberedLanguage() {
+/**
+ * What the full page remembered under `key`; null where storage is refused (as from file://),
+ * so that the page asks, or follows the browser, again: all that is lost.
+ */
+function loadSetting(key) {
   try {
-    return localStorage.getItem(LANGUAGE_KEY);
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
-function rememberLanguage(lang) {
+function saveSetting(key, value) {
   try {
-    localStorage.setItem(LANGUAGE_KEY, lang);
+    localStorage.setItem(key, value);
   } catch {
-    // Storage refused: the next visit follows the browser's language again.
+    // Storage refused: see `loadSetting`.
   }
 }
 
-/** Whether no first step was chosen here before (storage refused, as from file://: every visit). */
-function firstVisit() {
-  try {
-    return localStorage.getItem(FIRST_STEP_KEY) == null;
-  } catch {
-    return true;
-  }
-}
-
-function remember(choice) {
-  try {
-    localStorage.setItem(FIRST_STEP_KEY, choice);
-  } catch {
-    // Storage refused: the page asks again next time, which is all that is lost.
-  }
-}
+/** Whether no first step was chosen here before (storage refused: every visit). */
+const firstVisit = () => loadSetting(FIRST_STEP_KEY) == null;
+const remember = (choice) => saveSetting(FIRST_STEP_KEY, choice);
+const rememberedLanguage = () => loadSetting(LANGUAGE_KEY);
+const rememberLanguage = (lang) => saveSetting(LANGUAGE_KEY, lang);
 
 if (!customElements.get('purgatory-playground')) customElements.define('purgatory-playground', PurgatoryPlayground);

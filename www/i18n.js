@@ -37,7 +37,6 @@ const loaders = {
     return { messages: messages.default, stories: stories.default };
   },
 };
-const catalogues = new Map([['en', { messages: EN, stories: {} }]]);
 
 /**
  * Looks messages up in one language, falling back to English for a key its catalogue lacks
@@ -60,7 +59,7 @@ export class Translator {
       console.error(`purgatory-playground: no message "${key}"`);
       return key;
     }
-    if (typeof message === 'object') message = message[this.plurals.select(vars.count ?? 0)] ?? message.other;
+    if (typeof message === 'object') message = message[this.plurals.select(Number(vars.count ?? 0))] ?? message.other;
     return message.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? this.value(vars[name]) : whole));
   }
 
@@ -89,15 +88,19 @@ export class Translator {
 /** English: what everything is written in until a language is asked for. */
 export const ENGLISH = new Translator('en', EN);
 
+/** One translator per loaded language, shared by the page's elements. */
+const translators = new Map([['en', ENGLISH]]);
+
 /** The translator for `lang` if its catalogue is loaded already (English always is), else null. */
 export function loadedTranslator(lang) {
-  if (lang === 'en' || !loaders[lang]) return ENGLISH;
-  const loaded = catalogues.get(lang);
-  return loaded ? new Translator(lang, loaded.messages, loaded.stories) : null;
+  return loaders[lang] ? translators.get(lang) ?? null : ENGLISH;
 }
 
 /** A translator for `lang` (a tag `languageFor` returned), its catalogue loaded if need be. */
 export async function translatorFor(lang) {
-  if (!catalogues.has(lang) && loaders[lang]) catalogues.set(lang, await loaders[lang]());
+  if (!translators.has(lang) && loaders[lang]) {
+    const { messages, stories } = await loaders[lang]();
+    translators.set(lang, new Translator(lang, messages, stories));
+  }
   return loadedTranslator(lang);
 }

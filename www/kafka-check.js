@@ -35,10 +35,10 @@ export async function renderKafkaMark(el, name, { link, tr }) {
     return;
   }
   const kafka = tr.t('kafkaCheck.kafka', { version: CHECK.kafka_version });
-  const runs = tr.t('kafkaCheck.runs', { count: found.runs, date: CHECK.date });
+  const runs = tr.t('kafkaCheck.runs', { count: String(found.runs), date: CHECK.date });
   const n = found.explained_count ?? found.explained?.length ?? 0;
   const list = `${found.explained?.join('; ')}${n > found.explained?.length ? '; …' : ''}`;
-  const explained = n ? tr.t('kafkaCheck.explained', { count: n, list }) : '';
+  const explained = n ? tr.t('kafkaCheck.explained', { count: String(n), list }) : '';
   const text = found.verdict === 'could-not-drive'
     ? tr.t('kafkaCheck.notDriven', { kafka, runs })
     : found.verdict === 'disagree'

@@ -93,7 +93,7 @@ export class Playback {
   }
 
   /** Opens the session again from 0 ms (playing if asked; a live session plays by default). */
-  restart({ play = this.app.source?.live != null } = {}) {
+  restart({ play = this.app.live } = {}) {
     const app = this.app;
     app.story.stop();
     if (app.source) app.open(app.source, { play });

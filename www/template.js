@@ -208,6 +208,6 @@ export function template(opts) {
   <p class="live-sr sr-only" aria-live="polite"></p>`;
   // An attribute is there or not as a whole (the tag takes no interpolation between attributes).
   return region
-    ? html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}" role="region" aria-label="${tr.t('region.embed')}">${inner}</div>`
-    : html`<div class="pp" data-layout="${opts.layout}" data-controls="${opts.controls}">${inner}</div>`;
+    ? html`<div class="pp" lang="${tr.lang}" data-layout="${opts.layout}" data-controls="${opts.controls}" role="region" aria-label="${tr.t('region.embed')}">${inner}</div>`
+    : html`<div class="pp" lang="${tr.lang}" data-layout="${opts.layout}" data-controls="${opts.controls}">${inner}</div>`;
 }

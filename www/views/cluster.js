@@ -155,7 +155,7 @@ function network(snap, now, n, tr) {
  * `minIsr`: the cluster's min.insync.replicas (its partitions say when they are under it); `tr`:
  * the translator the view speaks through.
  */
-export function renderCluster(el, snap, nowFrac, minIsr = 1, tr) {
+export function renderCluster(el, snap, nowFrac, minIsr, tr) {
   if (!el) return;
   const brokerById = new Map(snap.brokers.map((b) => [b.id, b]));
   const byTp = new Map();

@@ -62,7 +62,7 @@ export function requestSteps(track, history, now, tr) {
   const timedOut = !!expired || completed?.how === 'expired';
   let checks = '';
   if (cac.length) {
-    const calls = t('cac.calls', { count: cac.length });
+    const calls = t('cac.calls', { count: String(cac.length) });
     checks = lastCac ? t('cac.completedBy', { calls, key: lastCac.key, at: lastCac.at_ms }) : t(timedOut ? 'cac.noneComplete' : 'cac.notYet', { calls });
   } else if (timer && !completed) checks = t('cac.waiting');
   else if (timedOut) checks = t('cac.never');

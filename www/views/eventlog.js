@@ -4,7 +4,7 @@
 // stretch of such events (the followers' fetches interleave), each distinct one is a line. Lines
 // about a request link to it (selecting it in the code path).
 import { html } from '../html.js';
-import { fmt, patch } from './dom.js';
+import { patch } from './dom.js';
 
 /** Most lines drawn; older ones are counted. */
 const MAX_SHOWN = 150;
@@ -54,7 +54,7 @@ function rowMarkup({ line: l, times, since }, tr) {
   const count = times > 1
     ? html` <span class="times" title="${tr.t('log.times.title', { times: String(times), since, until: l.at })}">${tr.t('log.times', { since, times: String(times) })}</span>`
     : null;
-  return html`<li class="${l.cat}"><span class="t">${fmt(l.at)} ms</span><span>${body}${count}</span></li>`;
+  return html`<li class="${l.cat}"><span class="t">${tr.num(l.at)} ms</span><span>${body}${count}</span></li>`;
 }
 
 export function renderEventLog(el, history, filter, tr) {

@@ -88,7 +88,7 @@ function explain(tr) {
   return explained.get(tr);
 }
 
-export function renderWheel(el, snap, selectedOps, changes, selected = null, tr) {
+export function renderWheel(el, snap, selectedOps, changes, selected, tr) {
   const shown = snap.brokers.filter((b) => b.produce_purgatory.timer.size > 0 || b.produce_purgatory.timer.levels.length > 1);
   const body = shown.length
     ? html`${shown.map((b) => {

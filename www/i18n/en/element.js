@@ -5,6 +5,10 @@ export default {
   'element.fail': 'The playground could not start: {error}.',
   'element.fail.file': 'Pages opened from file:// cannot fetch the .wasm: serve the folder over HTTP, or use the self-contained purgatory-playground.html.',
 
+  'element.thisSession': 'this session',
+  'element.inline': 'the inline scenario',
+  'element.link': 'the link',
+
   'welcome': 'New here? Start with',
   'welcome.story': 'a guided story (S03, a minute)',
   'welcome.article': 'the article',
@@ -21,5 +25,5 @@ export default {
   'link.instead': '{problem}; showing a live session instead.',
   'link.stays': '{problem}; the open session stays as it was.',
   'link.opened.scenario': 'Opened the link: {name} at {at} ms.',
-  'link.opened': 'Opened the link’s session at {at} ms.',
+  "link.opened": "Opened the link's session at {at} ms.",
 };

@@ -16,7 +16,7 @@ export default {
   'panel.log.about': 'What happened, newest last, in the words of Kafka’s source (idle repeats folded; past 3,000 lines the oldest go, idle ones first).',
   'panel.metrics': 'Metrics',
   'panel.metrics.about': 'The purgatory’s gauges at every change, and the produce latency by acks.',
-  'panel.legend.label': 'What the {panel} panel shows (legend)',
+  'panel.legend.label': 'What the {panel} shows (legend)',
   'panel.legend.title': 'Legend',
 
   'speed.auto': 'auto',
@@ -69,10 +69,11 @@ export default {
   'menu.compare': 'Compare…',
   'menu.compare.title': 'A second run beside this one, one thing changed',
   'menu.legend': 'Legend',
-  'trace.title': 'A fingerprint of this run’s whole trace (FNV-1a of its JSON Lines); the runner prints the same with --trace-hash',
+  "trace.title": "A fingerprint of this run's whole trace (FNV-1a of its JSON Lines); the runner prints the same with --trace-hash",
   'trace': 'trace',
   'page.title': 'Purgatory Playground',
   'page.subtitle': 'how Kafka answers acks=all',
+  'page.documentTitle': '{title}: {subtitle}',
 
   'share.dialog': 'Share this session',
   'share.heading': 'Share this moment',

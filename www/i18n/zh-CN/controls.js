@@ -42,7 +42,7 @@ export default {
   // 场景选择器（controls.js）；场景的标题保持原样。
   'scenarios.live': '实时会话（由你操作）',
   'scenarios.spec': '规范中的场景',
-  'scenarios.more': '更多故事',
+  'scenarios.more': '更多场景',
   'scenarios.whatIfs': '假设情形：两次运行并排对比',
   'scenarios.opened': '{what}（来自 {from}）',
   'scenarios.withYourActions': '{scenario}，含你的操作',
@@ -82,8 +82,8 @@ export default {
   'end.live': '作为实时会话继续',
 
   // 对比表单列表中的操作（controls.js）
-  'action.pause': '暂停 broker {broker} 的 fetch',
-  'action.resume': '恢复 broker {broker} 的 fetch',
+  'action.pause': '暂停 broker {broker} 的拉取',
+  'action.resume': '恢复 broker {broker} 的拉取',
   'action.crash': '让 broker {broker} 崩溃',
   'action.restart': '重启 broker {broker}',
   'action.elect': '选举 broker {broker} 为 {partition} 的 leader',
@@ -120,7 +120,7 @@ export default {
   'whatIf.absent': '不在这次运行中',
   'whatIf.answer': '{outcome} · 偏移量 {offsets}',
   'whatIf.answer.at': '{outcome}（{at} ms）· 偏移量 {offsets}',
-  'whatIf.lost': '{answer} · {lost}（于 {at} ms 丢失）',
+  'whatIf.lost': '{answer} · {at} ms 时 {lost}',
   'whatIf.differs': '≠ 不同',
   'whatIf.same': '相同',
 
@@ -128,7 +128,7 @@ export default {
   'kafkaCheck.kafka': 'Apache Kafka {version}',
   'kafkaCheck.runs': { other: '{count} 次运行，{date}' },
   'kafkaCheck.explained': {
-    other: '；有 {count} 处差异可归因于模型的简化或驱动程序的局限（{list}）',
+    other: '；有 {count} 处差异可归因于模型的简化或测试驱动的局限（{list}）',
   },
   'kafkaCheck.agree': '✓ 已与 {kafka} 对照检查：应答相同{explained}（{runs}）',
   'kafkaCheck.noise': '✓ 已与 {kafka} 对照检查：凡是 Kafka 自己的多次运行结果一致之处，应答都相同{explained}（{runs}）',

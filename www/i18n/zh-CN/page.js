@@ -73,6 +73,7 @@ export default {
   'trace': 'trace',
   'page.title': 'Purgatory Playground',
   'page.subtitle': 'Kafka 如何应答 acks=all',
+  'page.documentTitle': '{title}：{subtitle}',
 
   'share.dialog': '分享这个会话',
   'share.heading': '分享此刻',

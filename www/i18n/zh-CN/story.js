@@ -7,9 +7,9 @@ export default {
   'story.playingTo': '正在播放到 {at} ms……（再按一次“下一步”可以直接跳过去）',
   'story.before': '还没到导览的第一个时刻。按“下一步”会播放到那里。',
   'story.after.progress': '导览之后 · {at} ms',
-  'story.after': '导览已经讲完：运行会继续播放到结尾。拖动时间轴，可以回头再看任何一个时刻。',
+  'story.after': '导览已经讲完：运行会继续播放到结尾。拖动时间线，可以回头再看任何一个时刻。',
   'story.after.end.progress': '导览之后 · 运行结束于 {at} ms',
-  'story.after.end': '导览已经讲完，场景也已运行到结尾。拖动时间轴，可以回头再看任何一个时刻。',
+  'story.after.end': '导览已经讲完，场景也已运行到结尾。拖动时间线，可以回头再看任何一个时刻。',
 
   'story.back': '◀ 上一步',
   'story.next': '下一步 ▶',
