@@ -118,8 +118,8 @@ export default {
   'whatIf.verdict': '相同还是不同',
   'whatIf.follow': '在两次运行中跟踪 {id}',
   'whatIf.absent': '不在这次运行中',
-  'whatIf.answer': '{outcome} · 偏移量 {offsets}',
-  'whatIf.answer.at': '{outcome}（{at} ms）· 偏移量 {offsets}',
+  'whatIf.answer': '{outcome} · offset {offsets}',
+  'whatIf.answer.at': '{outcome}（{at} ms）· offset {offsets}',
   'whatIf.lost': '{answer} · {at} ms 时 {lost}',
   'whatIf.differs': '≠ 不同',
   'whatIf.same': '相同',
@@ -134,5 +134,5 @@ export default {
   'kafkaCheck.noise': '✓ 已与 {kafka} 对照检查：凡是 Kafka 自己的多次运行结果一致之处，应答都相同{explained}（{runs}）',
   'kafkaCheck.disagree': '✗ {kafka} 给出了不同的应答：{differences}（{runs}）',
   'kafkaCheck.notDriven': '未与 {kafka} 对照检查：这个场景讲的是一场竞态，真实集群无法被精确控制到那一步（{runs}）',
-  'kafkaCheck.title': '与 {kafka} 比较了 {fields} 个字段：错误码、偏移量、ISR、HW 和 LEO 须完全一致，应答时间须落在一个时间窗口内（{doc}）',
+  'kafkaCheck.title': '与 {kafka} 比较了 {fields} 个字段：错误码、offset、ISR、HW 和 LEO 须完全一致，应答时间须落在一个时间窗口内（{doc}）',
 };
