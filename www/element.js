@@ -12,7 +12,10 @@
 // reported in the element (and on the console) and its default is used; nothing else breaks.
 import STYLE from './style.css';
 import { PlaygroundApp } from './app.js';
-import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
+import { SCHEME_ATTRS, hostScheme, parseOptions } from './attributes.js';
+
+// The module exported the host-scheme reader before the attributes moved out: it still does.
+export { hostScheme };
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
 import { readFragment } from './share.js';
@@ -20,90 +23,10 @@ import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 
-const SPEED_MAX = 100000;
-const THEMES = ['auto', 'light', 'dark'];
-const CSS_LENGTH = /^\d+(\.\d+)?(px|rem|em|vh|svh|dvh|%)$/;
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
 /** Attributes whose change opens another session. */
 const SOURCE_ATTRS = ['scenario', 'src'];
-
-/** The attributes by which documentation sites switch their colour scheme. */
-const SCHEME_ATTRS = ['class', 'data-theme', 'data-md-color-scheme', 'style'];
-
-/**
- * The host page's own colour scheme where it states one, `dark` or `light`, else null:
- * `class="dark"` / `"light"` on <html> or <body> (VitePress), `data-theme` (Docusaurus),
- * `data-md-color-scheme` (MkDocs Material: `slate` is its dark one), or a `color-scheme` of just
- * `dark` or `light` on <html>.
- */
-export function hostScheme(doc = document) {
-  const els = [doc.documentElement, doc.body].filter(Boolean);
-  for (const el of els) {
-    if (el.classList.contains('dark')) return 'dark';
-    if (el.classList.contains('light')) return 'light';
-    const theme = el.getAttribute('data-theme');
-    if (theme === 'dark' || theme === 'light') return theme;
-    const md = el.getAttribute('data-md-color-scheme');
-    if (md) return md === 'slate' ? 'dark' : 'light';
-  }
-  const scheme = getComputedStyle(doc.documentElement).colorScheme.trim();
-  return scheme === 'dark' || scheme === 'light' ? scheme : null;
-}
-
-function parseOptions(el) {
-  const problems = [];
-  // Each problem says what is shown instead.
-  const bad = (what, instead = 'using the default') => problems.push(`${what}; ${instead}`);
-  const layout = el.getAttribute('layout') === 'page' ? 'page' : 'embed';
-  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) bad(`layout="${el.getAttribute('layout')}" is not page or embed`);
-  let views = layout === 'page' ? VIEWS.slice() : DEFAULT_VIEWS.slice();
-  const rawViews = el.getAttribute('views');
-  if (rawViews != null) {
-    const asked = rawViews.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean).map((v) => (v === 'code-path' ? 'codepath' : v));
-    if (asked.includes('all')) views = VIEWS.slice();
-    else {
-      const unknown = asked.filter((v) => !VIEWS.includes(v));
-      const known = asked.filter((v) => VIEWS.includes(v));
-      if (known.length) views = VIEWS.filter((v) => known.includes(v));
-      if (unknown.length) bad(`views: ${unknown.map((v) => `"${v}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a view (${VIEWS.join(', ')}, all)`, known.length ? `showing ${views.join(', ')}` : 'using the default');
-    }
-  }
-  let controls = layout === 'page' ? 'full' : 'minimal';
-  const rawControls = el.getAttribute('controls');
-  if (rawControls != null) {
-    if (CONTROLS.includes(rawControls)) controls = rawControls;
-    else bad(`controls="${rawControls}" is not one of ${CONTROLS.join(', ')}`);
-  }
-  let speed = 'auto';
-  const rawSpeed = el.getAttribute('speed');
-  if (rawSpeed != null && rawSpeed !== 'auto') {
-    const n = Number(rawSpeed);
-    if (Number.isFinite(n) && n > 0 && n <= SPEED_MAX) speed = n;
-    else bad(`speed="${rawSpeed}" is not auto or a number of simulated ms per wall ms (0 < speed ≤ ${SPEED_MAX})`);
-  }
-  const theme = el.getAttribute('theme') ?? 'auto';
-  if (!THEMES.includes(theme)) bad(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
-  const height = el.getAttribute('height');
-  if (height != null && !CSS_LENGTH.test(height)) bad(`height="${height}" is not a length such as 480px or 30rem`);
-  if (controls === 'none' && !views.includes('timeline') && !['autoplay', 'story'].some((a) => el.hasAttribute(a))) {
-    bad('controls="none" without autoplay, story or the timeline view leaves nothing that starts the run', 'add autoplay');
-  }
-  return {
-    problems,
-    opts: {
-      layout,
-      views,
-      controls,
-      speed,
-      loop: el.hasAttribute('loop'),
-      autoplay: el.hasAttribute('autoplay'),
-      story: el.hasAttribute('story'),
-      theme: THEMES.includes(theme) ? theme : 'auto',
-      height: height != null && CSS_LENGTH.test(height) ? height : null,
-    },
-  };
-}
 
 export class PurgatoryPlayground extends HTMLElement {
   static get observedAttributes() {
