@@ -61,6 +61,23 @@ export default async function i18n(ctx) {
   await assertChinese(ctx, page, 'S03 at 37,310 ms, the legend open');
   await axe(ctx, page, 'the page in Chinese, the legend open');
   await ctx.screenshot(page, 'i18n-zh-page-1280', { fullPage: true });
+  await page.keyboard.press('Escape');
+  // What the model says is worded here too: the timeline markers' tooltips and a breakpoint's hit.
+  const titles = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('.tl-mark')].map((m) => m.title));
+  ctx.assert(titles.length >= 5 && titles.every((t) => /[\u4e00-\u9fff]/.test(t)), `every marker's tooltip is Chinese: ${JSON.stringify(titles)}`);
+  const strayInTitles = strayLatin(titles.join('\n'), await runNames(page));
+  ctx.assert(strayInTitles.length === 0, `the tooltips have no stray Latin word: ${JSON.stringify(strayInTitles)}`);
+  await page.click('[data-menu="breakpoints"]');
+  await page.check('[data-testid="breakpoint-isr-change"]');
+  await page.keyboard.press('Escape');
+  await page.click('[data-testid="restart"]');
+  await page.selectOption('[data-testid="speed"]', '1000');
+  await page.click('[data-testid="play"]');
+  await waitText(page, '.notices', /断点：t-0 的 ISR 提交为 \{0, 1\}（于 37,310 ms）/, { timeout: 30000 });
+  await page.click('[data-menu="breakpoints"]');
+  await page.uncheck('[data-testid="breakpoint-isr-change"]');
+  await page.keyboard.press('Escape');
+  await onPlayground(page, (el) => el.seek(37310));
 
   // The switch: English at once, the session where it was; remembered on the next visit.
   const at = await onPlayground(page, (el) => el.nowMs);
@@ -117,4 +134,33 @@ export default async function i18n(ctx) {
   await docs.page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('.panel h2')?.textContent === 'Cluster');
   ctx.assert(await onPlayground(docs.page, (el) => el.shadowRoot.querySelector('.panel h2').textContent, null, 1) === '集群', 'the others stay with their host page');
   ctx.assertNoErrors(docs.errors, 'the article in Chinese');
+
+  // The article in Chinese (docs/zh-CN/): its six embeds speak Chinese from the start, following
+  // its <html lang>; its own words are Chinese apart from Kafka's and code; light and dark, at
+  // both sizes.
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    const zh = await ctx.openPage({ viewport: { width, height }, ...AUDIT });
+    await zh.page.goto(`${ctx.baseURL}docs/zh-CN/`, { waitUntil: 'load' });
+    await playgroundsReady(zh.page, 6);
+    const langs = await zh.page.$$eval('purgatory-playground', (els) => els.map((el) => el.shadowRoot.querySelector('.pp').lang));
+    ctx.assert(langs.length === 6 && langs.every((l) => l === 'zh-CN'), `the six embeds speak Chinese: ${langs}`);
+    const article = await zh.page.evaluate(() => {
+      const main = document.querySelector('main').cloneNode(true);
+      for (const el of main.querySelectorAll('code, .lang')) el.remove();
+      return main.textContent;
+    });
+    const stray = strayLatin(article, []);
+    ctx.assert(stray.length === 0, `the article's words are Chinese or Kafka's: ${JSON.stringify(stray)}`);
+    for (let i = 0; i < 6; i++) await assertChinese(ctx, zh.page, `the Chinese article's embed ${i + 1}`, i);
+    ctx.assert(await zh.page.evaluate(() => document.scrollingElement.scrollWidth) <= width, `no horizontal overflow at ${width} px`);
+    if (width === 1280) await axe(ctx, zh.page, 'docs/zh-CN/index.html');
+    await ctx.screenshot(zh.page, `i18n-zh-article-${width}-light`, { fullPage: false });
+    await zh.page.emulateMedia({ colorScheme: 'dark' });
+    await ctx.screenshot(zh.page, `i18n-zh-article-${width}-dark`, { fullPage: false });
+    // Its link to the English article, and back.
+    await zh.page.click('.lang a');
+    await zh.page.waitForURL(/\/docs\/index\.html$/);
+    ctx.assert(await zh.page.textContent('.lang a') === '简体中文', 'the English article links to the Chinese one');
+    ctx.assertNoErrors(zh.errors, `the Chinese article at ${width} px`);
+  }
 }

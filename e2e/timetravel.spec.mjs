@@ -95,7 +95,7 @@ export default async function timeTravel(ctx) {
 
   // A breakpoint on expiry: played from 0, the clock stops exactly at 31000 ms and says why.
   await playFromZeroWithBreakpoint(page, 'breakpoint-expiry');
-  await waitText(page, '.notices', /Breakpoint: .*31,?000 ms/, { timeout: 30000 });
+  await waitText(page, '.notices', /Breakpoint: p1 expired on the timer \(at 31,000 ms\)/, { timeout: 30000 });
   ctx.assert(await nowMs(page) === 31000, `the breakpoint stopped the clock at 31000: ${await nowMs(page)}`);
   ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'and paused it');
   await ctx.screenshot(page, 'timetravel-breakpoint', { fullPage: false });

@@ -1,4 +1,4 @@
-// The Content-Security-Policy of the shipped pages, in one place. index.html and docs/index.html
+// The Content-Security-Policy of the shipped pages, in one place. index.html and the docs articles (docs/index.html, docs/zh-CN/index.html)
 // carry PAGE_CSP in a <meta http-equiv> (tests/csp.test.mjs checks they do, word for word); the
 // self-contained dist/purgatory-playground.html gets standaloneCsp() from scripts/bundle.mjs, with
 // the hash of its one inline module script in place of 'self'.

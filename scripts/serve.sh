@@ -33,6 +33,7 @@ wait_for_server "$pid" "$port" || die "the server on port $port did not come up 
 say ""
 say "serve: the playground         http://127.0.0.1:$port/"
 say "serve: the docs article       http://127.0.0.1:$port/docs/"
+say "serve: 中文文章               http://127.0.0.1:$port/docs/zh-CN/"
 say "serve: files to embed         $ROOT/dist/ (purgatory-playground.js + .wasm; purgatory-playground.html self-contained)"
 say "serve: Ctrl-C to stop"
 wait "$pid"

@@ -33,7 +33,7 @@ function checkMarkup(rel, page) {
   assert.ok(head.indexOf('Content-Security-Policy') < head.search(/<(script|link|style)\b/i), `${rel}: the CSP <meta> must come before the first script, link or style`);
 }
 
-for (const rel of ['index.html', 'docs/index.html']) {
+for (const rel of ['index.html', 'docs/index.html', 'docs/zh-CN/index.html']) {
   test(`${rel} carries the page policy and has no inline script`, () => {
     const page = read(rel);
     assert.ok(page.includes(cspMeta(PAGE_CSP)), `${rel} lacks ${cspMeta(PAGE_CSP)}`);

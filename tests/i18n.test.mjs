@@ -11,6 +11,9 @@ import ZH from '../www/i18n/zh-CN/index.js';
 import { Translator, languageFor } from '../www/i18n.js';
 import { fmt } from '../www/views/dom.js';
 import { kafkaWords, strayLatin } from './i18n-vocabulary.mjs';
+import { readFileSync } from 'node:fs';
+import { hitText, markerText, reasonMessage } from '../www/says.js';
+import { changeWords, outcomeWords } from '../www/what-if-words.js';
 
 const CATALOGUES = { 'zh-CN': ZH };
 
@@ -77,6 +80,79 @@ test('messages fill their variables, numbers as the language writes them', () =>
   // English groups by hand (no ICU set-up in the first frame): the same text as Intl's.
   for (const n of [0, 7, 999, 1000, 45010, 1234567, 604800000, 0.5, -1200]) {
     assert.equal(fmt(n), new Intl.NumberFormat('en').format(n), `fmt(${n})`);
+  }
+});
+
+test('every reason the trace gives (src/kafka/reasons.rs) has its message, the same in English', () => {
+  const source = readFileSync(new URL('../src/kafka/reasons.rs', import.meta.url), 'utf8');
+  const items = source.match(/^pub (const|fn) /gm).length;
+  // Each text, its `{variable}`s filled as the model would fill them.
+  const reasons = [...source.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\{\w+\}/g, '3'));
+  assert.equal(reasons.length, items, 'one text per reason');
+  const en = new Translator('en', EN);
+  for (const reason of reasons) {
+    const message = reasonMessage(reason);
+    assert.ok(message, `www/says.js does not word "${reason}"`);
+    assert.equal(en.t(message.key, message.vars), reason);
+  }
+});
+
+test('every marker and breakpoint hit the model sends is worded in each language', () => {
+  // One of each `what` of src/session/history.rs `Says` and breakpoints.rs `HitSays`.
+  const markers = [
+    { what: 'sent', request: 'p1', acks: -1, broker: 0 },
+    { what: 'answered', request: 'p1', error: 'REQUEST_TIMED_OUT', latency_ms: 30000 },
+    { what: 'closed', request: 'p1' },
+    { what: 'expired', request: 'p1', partitions: ['t-0', 't-1'] },
+    { what: 'hw', tp: 't-0', from: 0, to: 10, leader: 0 },
+    { what: 'shrink', leader: 0, tp: 't-0', isr: [0, 1] },
+    { what: 'expand', leader: 0, tp: 't-0', isr: [0, 1, 2] },
+    { what: 'committed', tp: 't-0', isr: [0, 1] },
+    { what: 'fenced', broker: 2 }, { what: 'unfenced', broker: 2 },
+    { what: 'lost', request: 'p1', tp: 't-0', first_offset: 0, last_offset: 9, leader: 1 },
+    { what: 'leader', broker: 1, tp: 't-0', epoch: 2 },
+    { what: 'purged', broker: 0, removed: 1 }, { what: 'purged', broker: 0, removed: 1001 },
+    { what: 'paused', broker: 2 }, { what: 'resumed', broker: 2 }, { what: 'crashed', broker: 2 }, { what: 'restarted', broker: 2 },
+    { what: 'ignored', action: 'crash_broker', reason: 'broker 2 is already down' },
+  ];
+  const hits = [
+    { what: 'answered', request: 'p1', outcome: 'NONE' }, { what: 'closed', request: 'p1' },
+    { what: 'expired', request: 'p1' }, { what: 'expired', request: null },
+    { what: 'committed', tp: 't-0', isr: [0, 1] }, { what: 'purged', broker: 0, removed: 3 },
+    { what: 'below_min', tp: 't-0', size: 1, min: 2 }, { what: 'leader', tp: 't-0', leader: 1 },
+    { what: 'leader', tp: 't-0', leader: null }, { what: 'stalled', tp: 't-0', waited_ms: 5000 },
+  ];
+  const en = new Translator('en', EN);
+  assert.equal(markerText(markers[1], en), 'p1 answered REQUEST_TIMED_OUT after 30,000 ms');
+  assert.equal(markerText(markers[12], en), 'broker 0 purged 1 completed entry');
+  assert.equal(hitText(hits[6], en), 'the ISR of t-0 dropped to 1 replica, below min.insync.replicas 2');
+  for (const [lang, messages] of Object.entries({ en: EN, ...CATALOGUES })) {
+    const tr = new Translator(lang, messages);
+    const texts = [...markers.map((m) => markerText(m, tr)), ...hits.map((h) => hitText(h, tr))];
+    for (const text of texts) assert.doesNotMatch(text, /\{\w+\}|undefined|^(sent|answered|closed|expired)$/, `${lang}: ${text}`);
+    if (lang !== 'en') assert.deepEqual(strayLatin(texts.join('\n'), ['p1', 't-0', 't-1']), [], `${lang}: ${texts.join(' | ')}`);
+  }
+});
+
+test('a what-if’s change and outcomes read as the runner writes them in English, and in Chinese', () => {
+  const en = new Translator('en', EN);
+  const zh = new Translator('zh-CN', ZH);
+  for (const name of ['w01-acks1-against-all-leader-crash', 'w02-min-isr-1-against-2-with-a-follower-down', 'w03-request-early-against-late-in-a-stall']) {
+    const scenario = JSON.parse(readFileSync(new URL(`../scenarios/${name}.json`, import.meta.url), 'utf8'));
+    const golden = readFileSync(new URL(`../scenarios/golden/compare/${name}.txt`, import.meta.url), 'utf8');
+    const runnerWords = /^B: (.*)$/m.exec(golden)[1];
+    assert.equal(changeWords(scenario.compare, scenario.actions, en), runnerWords, name);
+    const chinese = changeWords(scenario.compare, scenario.actions, zh);
+    assert.deepEqual(strayLatin(chinese, scenario.actions.map((a) => a.id).filter(Boolean)), [], chinese);
+  }
+  const actions = [{ at_ms: 0, action: 'pause_follower', broker: 2 }, { at_ms: 1000, action: 'produce', id: 'p1' }];
+  assert.equal(changeWords('actions[0].at_ms=25000', actions, en), "broker 2's pause at 25,000 ms instead of 0 ms");
+  assert.equal(changeWords('actions[1]=removed', actions, en), 'without p1');
+  assert.equal(changeWords('actions[1].timeout_ms=5000', actions, en), 'p1 with timeout_ms 5,000');
+  assert.equal(changeWords('timeout_ms=5000', actions, zh), '所有请求都用 timeout_ms 5,000');
+  for (const outcome of ['NONE', 'NOT_ENOUGH_REPLICAS + NONE', 'no answer, connection closed', 'REQUEST_TIMED_OUT + no answer']) {
+    assert.equal(outcomeWords(outcome, en), outcome);
+    assert.doesNotMatch(outcomeWords(outcome, zh), /no answer|connection/);
   }
 });
 

@@ -8,7 +8,7 @@ use serde_json::json;
 use purgatory_playground::kafka::trace::TraceHash;
 use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::session::breakpoints::BreakpointSpec;
+use purgatory_playground::session::breakpoints::{BreakpointSpec, HitSays};
 use purgatory_playground::session::{Session, QUIET_STEP_MS};
 use purgatory_playground::sim::{view, Simulation};
 
@@ -460,7 +460,12 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         (hit.kind, hit.at_ms, played.now_ms),
         ("expiry", 31_000, 31_000)
     );
-    assert!(hit.text.contains("p1"), "{}", hit.text);
+    assert_eq!(
+        hit.says,
+        HitSays::Expired {
+            request: Some("p1".into())
+        }
+    );
 
     let mut s03 =
         Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
@@ -489,7 +494,13 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         .hit
         .expect("p1's answer stops the clock");
     assert_eq!((hit.kind, hit.at_ms), ("answered", 37_310));
-    assert_eq!(hit.text, "p1 was answered: NONE");
+    assert_eq!(
+        hit.says,
+        HitSays::Answered {
+            request: "p1".into(),
+            outcome: "NONE"
+        }
+    );
 }
 
 #[test]
@@ -543,7 +554,7 @@ fn markers_and_series_are_exact_s15_shows_1001_waiting() {
     let purges = history
         .markers()
         .iter()
-        .filter(|m| m.label.contains("purged"))
+        .filter(|m| m.kind == purgatory_playground::session::history::MarkerKind::Purge)
         .count();
     assert_eq!(purges, 1);
 }

@@ -127,7 +127,7 @@ fn number_problem(caption: &str, produces: &BTreeSet<String>) -> Option<String> 
         let before = &without_names[..start];
         let in_name = before.ends_with("KAFKA-")
             || before.ends_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-        let rest = without_names[i..].as_bytes();
+        let rest = &without_names.as_bytes()[i..];
         let separator_follows =
             rest.len() >= 4 && rest[0] == b',' && rest[1..4].iter().all(u8::is_ascii_digit);
         if in_name && separator_follows {

@@ -1,7 +1,7 @@
 // What an element's attributes ask for (docs/embedding.md, "Attributes"): `parseOptions` reads
 // them into the options the markup and the session are built from, with each bad value's problem
-// said in words (the element shows them and uses the default); `hostScheme` reads the colour
-// scheme a host page states, which `theme="auto"` follows.
+// (the element shows them, worded by `problemText` in its language, and uses the default);
+// `hostScheme` reads the colour scheme a host page states, which `theme="auto"` follows.
 import { VIEWS, DEFAULT_VIEWS, CONTROLS } from './template.js';
 
 const SPEED_MAX = 100000;
@@ -31,13 +31,21 @@ export function hostScheme(doc = document) {
   return scheme === 'dark' || scheme === 'light' ? scheme : null;
 }
 
+/**
+ * A problem an author sees: what is wrong and what is shown instead, each a message and its
+ * variables (`attr.*`, www/i18n/<lang>/element.js).
+ */
+export const problem = (what, vars = {}, instead = 'attr.instead.default', insteadVars = {}) => ({ what, vars, instead, insteadVars });
+
+/** A problem in `tr`'s language. */
+export const problemText = (p, tr) => tr.t('attr.problem', { what: tr.t(p.what, p.vars), instead: tr.t(p.instead, p.insteadVars) });
+
 /** The element's options from its attributes: `{opts, problems}`. */
 export function parseOptions(el) {
   const problems = [];
-  // Each problem says what is shown instead.
-  const bad = (what, instead = 'using the default') => problems.push(`${what}; ${instead}`);
+  const bad = (...args) => problems.push(problem(...args));
   const layout = el.getAttribute('layout') === 'page' ? 'page' : 'embed';
-  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) bad(`layout="${el.getAttribute('layout')}" is not page or embed`);
+  if (el.hasAttribute('layout') && !['page', 'embed'].includes(el.getAttribute('layout'))) bad('attr.notOneOf', { attr: `layout="${el.getAttribute('layout')}"`, choices: 'page, embed' });
   let views = layout === 'page' ? VIEWS.slice() : DEFAULT_VIEWS.slice();
   const rawViews = el.getAttribute('views');
   if (rawViews != null) {
@@ -47,28 +55,32 @@ export function parseOptions(el) {
       const unknown = asked.filter((v) => !VIEWS.includes(v));
       const known = asked.filter((v) => VIEWS.includes(v));
       if (known.length) views = VIEWS.filter((v) => known.includes(v));
-      if (unknown.length) bad(`views: ${unknown.map((v) => `"${v}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a view (${VIEWS.join(', ')}, all)`, known.length ? `showing ${views.join(', ')}` : 'using the default');
+      if (unknown.length) {
+        const vars = { attr: 'views', count: unknown.length, unknown: unknown.map((v) => `"${v}"`).join(', '), choices: `${VIEWS.join(', ')}, all` };
+        if (known.length) bad('attr.views', vars, 'attr.instead.showing', { views: views.join(', ') });
+        else bad('attr.views', vars);
+      }
     }
   }
   let controls = layout === 'page' ? 'full' : 'minimal';
   const rawControls = el.getAttribute('controls');
   if (rawControls != null) {
     if (CONTROLS.includes(rawControls)) controls = rawControls;
-    else bad(`controls="${rawControls}" is not one of ${CONTROLS.join(', ')}`);
+    else bad('attr.notOneOf', { attr: `controls="${rawControls}"`, choices: CONTROLS.join(', ') });
   }
   let speed = 'auto';
   const rawSpeed = el.getAttribute('speed');
   if (rawSpeed != null && rawSpeed !== 'auto') {
     const n = Number(rawSpeed);
     if (Number.isFinite(n) && n > 0 && n <= SPEED_MAX) speed = n;
-    else bad(`speed="${rawSpeed}" is not auto or a number of simulated ms per wall ms (0 < speed ≤ ${SPEED_MAX})`);
+    else bad('attr.speed', { attr: `speed="${rawSpeed}"`, auto: 'auto', name: 'speed', max: String(SPEED_MAX) });
   }
   const theme = el.getAttribute('theme') ?? 'auto';
-  if (!THEMES.includes(theme)) bad(`theme="${theme}" is not one of ${THEMES.join(', ')}`);
+  if (!THEMES.includes(theme)) bad('attr.notOneOf', { attr: `theme="${theme}"`, choices: THEMES.join(', ') });
   const height = el.getAttribute('height');
-  if (height != null && !CSS_LENGTH.test(height)) bad(`height="${height}" is not a length such as 480px or 30rem`);
+  if (height != null && !CSS_LENGTH.test(height)) bad('attr.height', { attr: `height="${height}"`, a: '480px', b: '30rem' });
   if (controls === 'none' && !views.includes('timeline') && !['autoplay', 'story'].some((a) => el.hasAttribute(a))) {
-    bad('controls="none" without autoplay, story or the timeline view leaves nothing that starts the run', 'add autoplay');
+    bad('attr.nothingStarts', { controls: 'controls="none"', autoplay: 'autoplay', story: 'story', timeline: 'timeline' }, 'attr.instead.autoplay', { autoplay: 'autoplay' });
   }
   return {
     problems,

@@ -7,6 +7,7 @@
 import { isTrap } from './wasm-module.js';
 import { sayEvent } from './narrate.js';
 import { html, render } from './html.js';
+import { changeWords, outcomeWords } from './what-if-words.js';
 
 /** The second run's views: what differs between two runs, without a second timeline or log. */
 const TWIN_VIEWS = ['narration', 'cluster', 'purgatory', 'wheel', 'responses'];
@@ -146,7 +147,7 @@ export class Comparison {
         if (done.hit) {
           // A breakpoint of the second run stops both there (the first is at most a frame ahead).
           app.playback.seek(done.hit.at_ms);
-          app.playback.breakpointHit({ ...done.hit, text: app.tr.t('whatIf.breakpoint', { what: done.hit.text }) });
+          app.playback.breakpointHit(done.hit, { runB: true });
           return;
         }
       }
@@ -195,7 +196,7 @@ export class Comparison {
     const r = this.report;
     if (!this.box || !r) return;
     const { tr } = this.app;
-    const b = r.b.change ?? r.b.name;
+    const b = r.b.change != null ? changeWords(this.change, this.app.guard(() => this.app.sim.actions()) ?? [], tr) : r.b.name;
     const label = (side) => (side === 'a' ? tr.t('whatIf.a') : `B · ${b}`);
     this.app.$('.run-a .run-label').textContent = label('a');
     const twinLabel = this.twin?.root.querySelector('.run-label');
@@ -242,8 +243,8 @@ function answerText(a, tr) {
   if (!a) return tr.t('whatIf.absent');
   const offsets = a.base_offsets.join(' + ');
   return a.answered_ms != null
-    ? tr.t('whatIf.answer.at', { outcome: a.outcome, at: a.answered_ms, offsets })
-    : tr.t('whatIf.answer', { outcome: a.outcome, offsets });
+    ? tr.t('whatIf.answer.at', { outcome: outcomeWords(a.outcome, tr), at: a.answered_ms, offsets })
+    : tr.t('whatIf.answer', { outcome: outcomeWords(a.outcome, tr), offsets });
 }
 
 function cell(a, tr) {

@@ -12,7 +12,7 @@
 // reported in the element (and on the console) and its default is used; nothing else breaks.
 import STYLE from './style.css';
 import { PlaygroundApp } from './app.js';
-import { SCHEME_ATTRS, hostScheme, parseOptions } from './attributes.js';
+import { SCHEME_ATTRS, hostScheme, parseOptions, problem, problemText } from './attributes.js';
 
 // The module exported the host-scheme reader before the attributes moved out: it still does.
 export { hostScheme };
@@ -240,10 +240,12 @@ export class PurgatoryPlayground extends HTMLElement {
       this.shadow.querySelector('.pp').prepend(p);
       return p;
     })();
-    render(box, html`${problems.map((m) => html`<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${m}.</p>`)}`);
+    const tr = this.opts?.tr ?? ENGLISH;
+    render(box, html`${problems.map((p) => html`<p data-testid="attr-problem">&lt;purgatory-playground&gt; ${problemText(p, tr)}</p>`)}`);
+    // The console speaks English, the language an author searches in.
     this.reported ??= new Set();
-    for (const m of problems) {
-      if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}.`);
+    for (const m of problems.map((p) => problemText(p, ENGLISH))) {
+      if (!this.reported.has(m)) console.warn(`<purgatory-playground> ${m}`);
       this.reported.add(m);
     }
   }
@@ -261,7 +263,7 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     const name = this.getAttribute('scenario');
     if (name) {
-      if (!curated(name)) throw new SourceError(`scenario="${name}" is not a curated scenario (try s03-stalled-follower-completes-at-isr-shrink)`);
+      if (!curated(name)) throw new SourceError(problem('attr.scenario', { attr: `scenario="${name}"`, example: 's03-stalled-follower-completes-at-isr-shrink' }, 'attr.instead.live'));
       return { source: { curated: name } };
     }
     const src = this.getAttribute('src');
@@ -270,7 +272,7 @@ export class PurgatoryPlayground extends HTMLElement {
       try {
         text = await fetchScenarioText(new URL(src, document.baseURI).href);
       } catch (e) {
-        throw new SourceError(`src="${src}" could not be loaded: ${e.message ?? e}`);
+        throw new SourceError(problem('attr.src', { attr: `src="${src}"`, error: String(e.message ?? e) }, 'attr.instead.live'));
       }
       return { source: { text, label: src } };
     }
@@ -357,7 +359,7 @@ export class PurgatoryPlayground extends HTMLElement {
       plan = restore ?? (await this.resolveSource());
     } catch (e) {
       if (!(e instanceof SourceError)) throw e;
-      this.report([...parseOptions(this).problems, e.message]);
+      this.report([...parseOptions(this).problems, e.problem]);
       sourceProblem = true;
       plan = { source: { live: PAGE_DEFAULTS } };
     }
@@ -368,13 +370,13 @@ export class PurgatoryPlayground extends HTMLElement {
     const compare = plan.compare ?? (restore ? null : this.getAttribute('compare'));
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story, compare });
     if (error && !plan.source.live) {
-      this.report([...parseOptions(this).problems, `${plan.source.label ?? plan.source.curated}: ${error}; opening a live session with the defaults instead`]);
+      this.report([...parseOptions(this).problems, problem('attr.source', { source: plan.source.label ?? plan.source.curated, error }, 'attr.instead.live')]);
       sourceProblem = true;
       error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
     }
     if (error) throw new Error(error);
     // A source fixed since the last open takes its message away; the attributes' own stay.
-    const noStory = story && !app.story.available() ? ['story: this session has no guided story; showing the run without one'] : [];
+    const noStory = story && !app.story.available() ? [problem('attr.story', { attr: 'story' }, 'attr.instead.noStory')] : [];
     if (!sourceProblem) this.report([...parseOptions(this).problems, ...noStory]);
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
@@ -515,7 +517,13 @@ export class PurgatoryPlayground extends HTMLElement {
  */
 const labelled = (source, labelKey, tr) => ({ ...source, label: tr.t(labelKey), labelKey });
 
-class SourceError extends Error {}
+class SourceError extends Error {
+  /** `problem`: what the element reports (www/attributes.js `problem`). */
+  constructor(problem) {
+    super(problemText(problem, ENGLISH));
+    this.problem = problem;
+  }
+}
 
 /** What is wrong with the address's session link (the caller says what happens instead). */
 class LinkError extends Error {}

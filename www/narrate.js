@@ -4,6 +4,7 @@
 // written as the trace has them; times go through the language's number format.
 
 import { html, join } from './html.js';
+import { reasonText } from './says.js';
 
 const op = (o) => `op ${o.slot}.${o.generation}`;
 /** A set of broker ids as Kafka's logs write one: `{0, 1}`. */
@@ -67,8 +68,8 @@ export function narrate(e, tr) {
     case 'follower_resumed': return t('follower_resumed', { broker: raw(e.broker) });
     case 'broker_crashed': return t('broker_crashed', { broker: raw(e.broker) });
     case 'broker_restarted': return t('broker_restarted', { broker: raw(e.broker), epoch: raw(e.broker_epoch) });
-    case 'action_ignored': return t('action_ignored', { action: e.action, reason: e.reason });
-    case 'produce_partition_rejected': return t('produce_partition_rejected', { request: e.request, tp: e.tp, error: e.error, reason: e.reason });
+    case 'action_ignored': return t('action_ignored', { action: e.action, reason: reasonText(e.reason, tr) });
+    case 'produce_partition_rejected': return t('produce_partition_rejected', { request: e.request, tp: e.tp, error: e.error, reason: reasonText(e.reason, tr) });
     case 'records_appended': return t(e.request ? 'records_appended.for' : 'records_appended', { broker: raw(e.broker), from: raw(e.base_offset), to: raw(e.last_offset), tp: e.tp, request: e.request ?? '', leo: raw(e.log_end_offset), hw: t(e.hw_change === 'INCREASED' ? 'hw.increased' : 'hw.unchanged') });
     case 'produce_answered_at_once': return t('produce_answered_at_once', { request: e.request, why: notDelayedWhy(e.acks, tr) });
     case 'delayed_produce_created': return t('delayed_produce_created', { request: e.request, op: op(e.op), timeout: e.timeout_ms, partitions: all(e.partitions.map((p) => t(p.acks_pending ? 'delayed_produce_created.partition' : 'delayed_produce_created.decided', { tp: p.tp, offset: raw(p.required_offset), error: p.error ?? '' }))) });
@@ -78,7 +79,7 @@ export function narrate(e, tr) {
     case 'operation_completed': return t('operation_completed', { what: what(), how: ['first_try', 'second_try', 'check_and_complete', 'expired'].includes(e.how) ? tr.t(`how.${e.how}`) : e.how });
     case 'operation_expired': return t('operation_expired', { what: what(), partitions: all(e.expired_partitions) || t('operation_expired.nothing') });
     case 'produce_response_sent': return t('produce_response_sent', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
-    case 'connection_closed': return t('connection_closed', { request: e.request, reason: e.reason });
+    case 'connection_closed': return t('connection_closed', { request: e.request, reason: reasonText(e.reason, tr) });
     case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, acks: raw(e.acks), by: raw(e.acknowledged_by), epoch: raw(e.acknowledged_epoch), leader: raw(e.leader), leaderEpoch: raw(e.leader_epoch), leo: raw(e.leader_log_end_offset) });
     case 'purged': return t('purged', { broker: raw(e.broker), purgatory: purgatory(), removed: raw(e.removed), estimate: raw(e.estimated_before) });
     case 'fetch_sent': return t('fetch_sent', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
@@ -92,7 +93,7 @@ export function narrate(e, tr) {
     case 'fetch_parked': return t('fetch_parked', { follower: raw(e.follower), leader: raw(e.leader), wait: e.max_wait_ms });
     case 'fetch_response_sent': return t('fetch_response_sent', { leader: raw(e.leader), follower: raw(e.follower), partitions: all(e.partitions.map((p) => t(p.error !== 'NONE' ? 'fetch_response_sent.failed' : 'fetch_response_sent.partition', { tp: p.tp, records: raw(p.records), hw: raw(p.high_watermark), error: p.error }))) });
     case 'fetch_response_received': return t('fetch_response_received', { follower: raw(e.follower), leader: raw(e.leader), partitions: all(e.partitions.map((p) => `${p.tp} +${p.records}, HW ${p.high_watermark}`)) });
-    case 'fetch_failed': return t('fetch_failed', { follower: raw(e.follower), leader: raw(e.leader), reason: e.reason, at: e.retry_at_ms });
+    case 'fetch_failed': return t('fetch_failed', { follower: raw(e.follower), leader: raw(e.leader), reason: reasonText(e.reason, tr), at: e.retry_at_ms });
     case 'log_truncated': return t('log_truncated', { broker: raw(e.broker), tp: e.tp, from: raw(e.from), to: raw(e.to) });
     case 'isr_shrink_proposed': return t('isr_shrink_proposed', { broker: raw(e.broker), outOfSync: list(e.out_of_sync), tp: e.tp, isr: list(e.proposed_isr) });
     case 'isr_expand_proposed': return t('isr_expand_proposed', { broker: raw(e.broker), replica: raw(e.replica), tp: e.tp, isr: list(e.proposed_isr) });
@@ -192,7 +193,7 @@ function plain(e, history, batch, tr) {
       const vars = { request: e.request, latency: e.latency_ms, outcome };
       return done && err === 'NONE' ? t('answered.why', { ...vars, why: explainCompletion(done, history, tr) }) : t('answered', vars);
     }
-    case 'connection_closed': return t('connection_closed', { request: e.request, reason: e.reason });
+    case 'connection_closed': return t('connection_closed', { request: e.request, reason: reasonText(e.reason, tr) });
     case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, by: raw(e.acknowledged_by), acks: raw(e.acks), leader: raw(e.leader) });
     case 'operation_expired': return t('operation_expired', { request: e.request ?? t('operation_expired.someone') });
     case 'isr_change_committed': return t('isr_change_committed', { tp: e.tp, isr: list(e.isr) });
@@ -210,7 +211,7 @@ function plain(e, history, batch, tr) {
     case 'purged': return t('purged', { broker: raw(e.broker), removed: raw(e.removed) });
     case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
     case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
-    case 'action_ignored': return tr.t('log.action_ignored', { action: e.action, reason: e.reason });
+    case 'action_ignored': return tr.t('log.action_ignored', { action: e.action, reason: reasonText(e.reason, tr) });
     default: return narrate(e, tr);
   }
 }

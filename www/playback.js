@@ -4,6 +4,7 @@
 // views for the next frame (`app.dirty`), or redraws them at once after a jump (`app.refresh`).
 // A what-if's second run has its own playback moved by the first one's clock (`opts.leader`).
 import { SimClock } from './clock.js';
+import { hitText } from './says.js';
 
 export class Playback {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -99,11 +100,15 @@ export class Playback {
     if (app.source) app.open(app.source, { play });
   }
 
-  breakpointHit(hit) {
+  /** Stops at a breakpoint's hit (of the what-if's second run when `runB`), says what was hit
+   * and tells the host, the sentence in the element's language as the event's `text`. */
+  breakpointHit(hit, { runB = false } = {}) {
     this.halt();
-    // What was hit is the model's sentence (`hit.text`), in English.
-    this.app.notice('bp', this.app.tr.t('playback.breakpoint', { what: hit.text, at: hit.at_ms }));
-    this.app.emit('breakpoint', hit);
+    const { tr } = this.app;
+    const said = hitText(hit.says, tr);
+    const text = runB ? tr.t('whatIf.breakpoint', { what: said }) : said;
+    this.app.notice('bp', tr.t('playback.breakpoint', { what: text, at: hit.at_ms }));
+    this.app.emit('breakpoint', { ...hit, text });
   }
 
   /** At the scenario's end: the clock stops, the `end` event, the end panel (or a loop again). */

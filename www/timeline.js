@@ -11,6 +11,7 @@
 // Its words are the app's language (`app.tr`, www/i18n/*/views.js); a marker's own label is the
 // model's, in the words of the event log.
 import { html, render } from './html.js';
+import { markerText } from './says.js';
 
 /** Most markers drawn at once; the model keeps the most telling ones when there are more. */
 const MAX_MARKERS = 400;
@@ -299,12 +300,13 @@ export class Timeline {
     const cmp = this.app.comparison;
     const report = cmp?.active ? cmp.report : null;
     this.el.classList.toggle('comparing', report != null);
-    const mark = (m, lane, run) => html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}${lane}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${run}${tr.num(m.at_ms)} ms: ${m.label}"></span>`;
+    const said = (m, what, run) => tr.t(run ? 'timeline.mark.run' : 'timeline.mark', { run, at: tr.num(m.at_ms), what });
+    const mark = (m, lane, run) => html`<span class="tl-mark ${KIND_CLASS[m.kind] ?? ''}${lane}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" title="${said(m, markerText(m.says, tr), run)}"></span>`;
     const inSpan = (m) => m.at_ms >= from && m.at_ms <= to;
     // The comparison's own moments: where the runs part, and each answer that differs or is lost.
-    const compareMark = (m) => html`<span class="tl-mark tl-cmp k-${m.kind} from-${m.run}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" data-testid="${m.kind === 'divergence' ? 'tl-divergence' : 'tl-compare-mark'}" title="${tr.num(m.at_ms)} ms: ${compareTitle(m, tr)}"></span>`;
-    render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) => mark(m, report ? ' lane-a' : '', report ? 'A · ' : ''))}${
-      report ? html`${(this.markersB ?? []).map((m) => mark(m, ' lane-b', 'B · '))}${report.marks.filter(inSpan).map(compareMark)}` : null}`);
+    const compareMark = (m) => html`<span class="tl-mark tl-cmp k-${m.kind} from-${m.run}" style="left:${pos(m.at_ms).toFixed(3)}%" data-at="${m.at_ms}" data-kind="${m.kind}" data-testid="${m.kind === 'divergence' ? 'tl-divergence' : 'tl-compare-mark'}" title="${said(m, compareTitle(m, tr))}"></span>`;
+    render(this.el.querySelector('.tl-marks'), html`${this.markers.map((m) => mark(m, report ? ' lane-a' : '', report ? 'A' : ''))}${
+      report ? html`${(this.markersB ?? []).map((m) => mark(m, ' lane-b', 'B'))}${report.marks.filter(inSpan).map(compareMark)}` : null}`);
     const info = this.total > this.markers.length
       ? tr.t('timeline.marked.some', { shown: this.markers.length, total: this.total })
       : tr.t('timeline.marked', { count: this.total });

@@ -33,6 +33,7 @@ pub mod log;
 pub mod messages;
 pub mod metadata;
 pub mod partition;
+pub mod reasons;
 pub mod replica;
 pub mod requests;
 pub mod small_list;

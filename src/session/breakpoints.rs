@@ -6,8 +6,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::broker_set;
 use super::history::History;
+use super::words::{Field, Words};
 use crate::kafka::trace::{Event, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
@@ -114,7 +114,99 @@ pub struct Hit {
     pub at_ms: u64,
     /// The trace event that fired it (none for a stalled HW, which is the absence of one).
     pub event: Option<u64>,
-    pub text: String,
+    pub says: HitSays,
+}
+
+/// What a breakpoint's hit says: the fields of its sentence, which the page words in the reader's
+/// language (the `hit.<what>` messages of www/i18n/*/model.js).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HitSays {
+    /// `outcome`: the first error that is not NONE, else NONE.
+    Answered {
+        request: String,
+        outcome: &'static str,
+    },
+    Closed {
+        request: String,
+    },
+    Expired {
+        request: Option<String>,
+    },
+    Committed {
+        tp: String,
+        isr: Vec<BrokerId>,
+    },
+    Purged {
+        broker: BrokerId,
+        removed: u64,
+    },
+    /// The ISR fell below min.insync.replicas.
+    BelowMin {
+        tp: String,
+        size: usize,
+        min: usize,
+    },
+    /// The partition's leader changed (`None`: no leader).
+    Leader {
+        tp: String,
+        leader: Option<BrokerId>,
+    },
+    Stalled {
+        tp: String,
+        waited_ms: u64,
+    },
+}
+
+impl HitSays {
+    /// The sentence's name and fields, as they cross to the page.
+    #[inline(never)]
+    fn words(&self) -> Words<'_> {
+        use Field::*;
+        let (what, fields): (&'static str, Vec<(&'static str, Field)>) = match self {
+            HitSays::Answered { request, outcome } => (
+                "answered",
+                vec![("request", Text(request)), ("outcome", Text(outcome))],
+            ),
+            HitSays::Closed { request } => ("closed", vec![("request", Text(request))]),
+            HitSays::Expired { request } => (
+                "expired",
+                vec![("request", request.as_deref().map_or(Null, Text))],
+            ),
+            HitSays::Committed { tp, isr } => {
+                ("committed", vec![("tp", Text(tp)), ("isr", Brokers(isr))])
+            }
+            HitSays::Purged { broker, removed } => (
+                "purged",
+                vec![
+                    ("broker", Broker(Some(*broker))),
+                    ("removed", Number(*removed)),
+                ],
+            ),
+            HitSays::BelowMin { tp, size, min } => (
+                "below_min",
+                vec![
+                    ("tp", Text(tp)),
+                    ("size", Number(*size as u64)),
+                    ("min", Number(*min as u64)),
+                ],
+            ),
+            HitSays::Leader { tp, leader } => (
+                "leader",
+                vec![("tp", Text(tp)), ("leader", Broker(*leader))],
+            ),
+            HitSays::Stalled { tp, waited_ms } => (
+                "stalled",
+                vec![("tp", Text(tp)), ("waited_ms", Number(*waited_ms))],
+            ),
+        };
+        Words { what, fields }
+    }
+}
+
+impl Serialize for HitSays {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.words().serialize(serializer)
+    }
 }
 
 /// A stalled-HW deadline: when it passes, the breakpoint fires.
@@ -164,12 +256,12 @@ impl Breakpoints {
 
     fn check_one(&mut self, e: &TraceEvent, min_isr: usize) -> Option<Hit> {
         let spec = &self.spec;
-        let fire = |kind: &'static str, text: String| {
+        let fire = |kind: &'static str, says: HitSays| {
             Some(Hit {
                 kind,
                 at_ms: e.at_ms,
                 event: Some(e.id.0),
-                text,
+                says,
             })
         };
         match &e.event {
@@ -185,8 +277,11 @@ impl Breakpoints {
                     Some(Answered::Request(id)) => id == request,
                     None => false,
                 };
-                let outcome = error.unwrap_or("NONE");
-                wanted.then(|| fire("answered", format!("{request} was answered: {outcome}")))?
+                let says = HitSays::Answered {
+                    request: request.clone(),
+                    outcome: error.unwrap_or("NONE"),
+                };
+                wanted.then(|| fire("answered", says))?
             }
             Event::ConnectionClosed { request, .. } => {
                 let wanted = match &spec.answered {
@@ -194,7 +289,10 @@ impl Breakpoints {
                     Some(Answered::Request(id)) => id == request,
                     None => false,
                 };
-                wanted.then(|| fire("answered", format!("{request}: connection closed")))?
+                let says = HitSays::Closed {
+                    request: request.clone(),
+                };
+                wanted.then(|| fire("answered", says))?
             }
             Event::OperationExpired {
                 purgatory: "produce",
@@ -202,14 +300,16 @@ impl Breakpoints {
                 ..
             } if spec.expiry => fire(
                 "expiry",
-                format!(
-                    "{} expired on the timer",
-                    request.as_deref().unwrap_or("a request")
-                ),
+                HitSays::Expired {
+                    request: request.clone(),
+                },
             ),
             Event::IsrChangeCommitted { tp, isr, .. } if spec.isr_change => fire(
                 "isr_change",
-                format!("the ISR of {tp} was committed as {}", broker_set(isr)),
+                HitSays::Committed {
+                    tp: tp.clone(),
+                    isr: isr.clone(),
+                },
             ),
             Event::Purged {
                 purgatory: "produce",
@@ -218,7 +318,10 @@ impl Breakpoints {
                 ..
             } if spec.purge => fire(
                 "purge",
-                format!("broker {broker}'s produce purgatory purged {removed} entries"),
+                HitSays::Purged {
+                    broker: *broker,
+                    removed: *removed as u64,
+                },
             ),
             Event::PartitionChanged {
                 tp, leader, isr, ..
@@ -228,15 +331,19 @@ impl Breakpoints {
                 if self.spec.isr_below_min && was_size >= min_isr && isr.len() < min_isr {
                     return fire(
                         "isr_below_min",
-                        format!(
-                            "the ISR of {tp} dropped to {} replica(s), below min.insync.replicas {min_isr}",
-                            isr.len()
-                        ),
+                        HitSays::BelowMin {
+                            tp: tp.clone(),
+                            size: isr.len(),
+                            min: min_isr,
+                        },
                     );
                 }
                 if self.spec.leader_change && was_leader != *leader {
-                    let who = leader.map_or("no leader".to_string(), |b| format!("broker {b}"));
-                    return fire("leader_change", format!("{tp} is now led by {who}"));
+                    let says = HitSays::Leader {
+                        tp: tp.clone(),
+                        leader: *leader,
+                    };
+                    return fire("leader_change", says);
                 }
                 None
             }
@@ -300,7 +407,10 @@ impl Breakpoints {
             kind: "hw_stalled_ms",
             at_ms: deadline_ms,
             event: None,
-            text: format!("the HW of {tp} has not moved for {waited} ms while requests wait on it"),
+            says: HitSays::Stalled {
+                tp,
+                waited_ms: waited,
+            },
         }
     }
 }

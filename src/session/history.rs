@@ -7,7 +7,8 @@
 
 use serde::Serialize;
 
-use super::broker_set;
+use super::words::{Field, Words};
+
 use crate::kafka::trace::{Event, Gauges, TraceEvent, TraceHash};
 use crate::kafka::BrokerId;
 use crate::sim::Simulation;
@@ -70,13 +71,223 @@ pub struct Marker {
     /// The trace event it marks.
     pub id: u64,
     pub kind: MarkerKind,
-    /// What a reader sees when hovering it.
-    pub label: String,
+    /// What it says when a reader hovers it, as fields the page words in the reader's language.
+    pub says: Says,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,
     /// For answers: the first error that is not NONE, else NONE.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
+}
+
+/// What a marker says: the fields of its sentence, which the page words in the reader's language
+/// (the `marker.<what>` messages of www/i18n/*/model.js), so no English is made here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Says {
+    /// A produce request reached its broker.
+    Sent {
+        request: String,
+        acks: i64,
+        broker: BrokerId,
+    },
+    /// Answered: `error` is the first error that is not NONE, else NONE.
+    Answered {
+        request: String,
+        error: &'static str,
+        latency_ms: u64,
+    },
+    Closed {
+        request: String,
+    },
+    Expired {
+        request: String,
+        partitions: Vec<String>,
+    },
+    Hw {
+        tp: String,
+        from: u64,
+        to: u64,
+        leader: BrokerId,
+    },
+    Shrink {
+        leader: BrokerId,
+        tp: String,
+        isr: Vec<BrokerId>,
+    },
+    Expand {
+        leader: BrokerId,
+        tp: String,
+        isr: Vec<BrokerId>,
+    },
+    Committed {
+        tp: String,
+        isr: Vec<BrokerId>,
+    },
+    Fenced {
+        broker: BrokerId,
+    },
+    Unfenced {
+        broker: BrokerId,
+    },
+    /// Acknowledged offsets a new leader's log lacks.
+    Lost {
+        request: String,
+        tp: String,
+        first_offset: u64,
+        last_offset: u64,
+        leader: BrokerId,
+    },
+    Leader {
+        broker: BrokerId,
+        tp: String,
+        epoch: u32,
+    },
+    Purged {
+        broker: BrokerId,
+        removed: u64,
+    },
+    Paused {
+        broker: BrokerId,
+    },
+    Resumed {
+        broker: BrokerId,
+    },
+    Crashed {
+        broker: BrokerId,
+    },
+    Restarted {
+        broker: BrokerId,
+    },
+    /// An action the model could not carry out; `reason` is the trace event's (English, as the
+    /// trace contract has it; the page words it through www/reasons.js).
+    Ignored {
+        action: &'static str,
+        reason: String,
+    },
+}
+
+impl Says {
+    /// The sentence's name and fields, as they cross to the page.
+    #[inline(never)]
+    fn words(&self) -> Words<'_> {
+        use Field::*;
+        let one = |b: &BrokerId| Broker(Some(*b));
+        let (what, fields): (&'static str, Vec<(&'static str, Field)>) = match self {
+            Says::Sent {
+                request,
+                acks,
+                broker,
+            } => (
+                "sent",
+                vec![
+                    ("request", Text(request)),
+                    ("acks", Signed(*acks)),
+                    ("broker", one(broker)),
+                ],
+            ),
+            Says::Answered {
+                request,
+                error,
+                latency_ms,
+            } => (
+                "answered",
+                vec![
+                    ("request", Text(request)),
+                    ("error", Text(error)),
+                    ("latency_ms", Number(*latency_ms)),
+                ],
+            ),
+            Says::Closed { request } => ("closed", vec![("request", Text(request))]),
+            Says::Expired {
+                request,
+                partitions,
+            } => (
+                "expired",
+                vec![
+                    ("request", Text(request)),
+                    ("partitions", Texts(partitions)),
+                ],
+            ),
+            Says::Hw {
+                tp,
+                from,
+                to,
+                leader,
+            } => (
+                "hw",
+                vec![
+                    ("tp", Text(tp)),
+                    ("from", Number(*from)),
+                    ("to", Number(*to)),
+                    ("leader", one(leader)),
+                ],
+            ),
+            Says::Shrink { leader, tp, isr } => (
+                "shrink",
+                vec![
+                    ("leader", one(leader)),
+                    ("tp", Text(tp)),
+                    ("isr", Brokers(isr)),
+                ],
+            ),
+            Says::Expand { leader, tp, isr } => (
+                "expand",
+                vec![
+                    ("leader", one(leader)),
+                    ("tp", Text(tp)),
+                    ("isr", Brokers(isr)),
+                ],
+            ),
+            Says::Committed { tp, isr } => {
+                ("committed", vec![("tp", Text(tp)), ("isr", Brokers(isr))])
+            }
+            Says::Lost {
+                request,
+                tp,
+                first_offset,
+                last_offset,
+                leader,
+            } => (
+                "lost",
+                vec![
+                    ("request", Text(request)),
+                    ("tp", Text(tp)),
+                    ("first_offset", Number(*first_offset)),
+                    ("last_offset", Number(*last_offset)),
+                    ("leader", one(leader)),
+                ],
+            ),
+            Says::Leader { broker, tp, epoch } => (
+                "leader",
+                vec![
+                    ("broker", one(broker)),
+                    ("tp", Text(tp)),
+                    ("epoch", Number(u64::from(*epoch))),
+                ],
+            ),
+            Says::Purged { broker, removed } => (
+                "purged",
+                vec![("broker", one(broker)), ("removed", Number(*removed))],
+            ),
+            Says::Fenced { broker } => ("fenced", vec![("broker", one(broker))]),
+            Says::Unfenced { broker } => ("unfenced", vec![("broker", one(broker))]),
+            Says::Paused { broker } => ("paused", vec![("broker", one(broker))]),
+            Says::Resumed { broker } => ("resumed", vec![("broker", one(broker))]),
+            Says::Crashed { broker } => ("crashed", vec![("broker", one(broker))]),
+            Says::Restarted { broker } => ("restarted", vec![("broker", one(broker))]),
+            Says::Ignored { action, reason } => (
+                "ignored",
+                vec![("action", Text(action)), ("reason", Text(reason))],
+            ),
+        };
+        Words { what, fields }
+    }
+}
+
+impl Serialize for Says {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.words().serialize(serializer)
+    }
 }
 
 /// The state the derivation carries from one event to the next: small, copied into every
@@ -382,7 +593,7 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
     }
     let mut request = None;
     let mut outcome = None;
-    let (kind, label) = match &e.event {
+    let (kind, says) = match &e.event {
         Event::ProduceReceived {
             request: r,
             broker,
@@ -390,10 +601,12 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => {
             request = Some(r.clone());
-            (
-                MarkerKind::Produce,
-                format!("{r} sent (acks={acks}) to broker {broker}"),
-            )
+            let says = Says::Sent {
+                request: r.clone(),
+                acks: *acks,
+                broker: *broker,
+            };
+            (MarkerKind::Produce, says)
         }
         Event::ProduceResponseSent {
             request: r,
@@ -412,17 +625,16 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             } else {
                 MarkerKind::Answered
             };
-            (
-                kind,
-                format!(
-                    "{r} answered {} after {latency_ms} ms",
-                    error.unwrap_or("NONE")
-                ),
-            )
+            let says = Says::Answered {
+                request: r.clone(),
+                error: error.unwrap_or("NONE"),
+                latency_ms: *latency_ms,
+            };
+            (kind, says)
         }
         Event::ConnectionClosed { request: r, .. } => {
             request = Some(r.clone());
-            (MarkerKind::Closed, format!("{r}: connection closed"))
+            (MarkerKind::Closed, Says::Closed { request: r.clone() })
         }
         Event::OperationExpired {
             purgatory: "produce",
@@ -431,11 +643,11 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => {
             request = Some(r.clone());
-            let parts = expired_partitions.join(", ");
-            (
-                MarkerKind::Expired,
-                format!("{r} expired on the timer ({parts})"),
-            )
+            let says = Says::Expired {
+                request: r.clone(),
+                partitions: expired_partitions.clone(),
+            };
+            (MarkerKind::Expired, says)
         }
         Event::HighWatermarkAdvanced {
             broker,
@@ -445,7 +657,12 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => (
             MarkerKind::Hw,
-            format!("HW of {tp} {from} → {to} (leader {broker})"),
+            Says::Hw {
+                tp: tp.clone(),
+                from: *from,
+                to: *to,
+                leader: *broker,
+            },
         ),
         Event::IsrShrinkProposed {
             broker,
@@ -454,10 +671,11 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => (
             MarkerKind::IsrProposed,
-            format!(
-                "leader {broker} proposes shrinking the ISR of {tp} to {}",
-                broker_set(proposed_isr)
-            ),
+            Says::Shrink {
+                leader: *broker,
+                tp: tp.clone(),
+                isr: proposed_isr.clone(),
+            },
         ),
         Event::IsrExpandProposed {
             broker,
@@ -466,23 +684,25 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => (
             MarkerKind::IsrProposed,
-            format!(
-                "leader {broker} proposes expanding the ISR of {tp} to {}",
-                broker_set(proposed_isr)
-            ),
+            Says::Expand {
+                leader: *broker,
+                tp: tp.clone(),
+                isr: proposed_isr.clone(),
+            },
         ),
         Event::IsrChangeCommitted { tp, isr, .. } => (
             MarkerKind::IsrCommitted,
-            format!("ISR of {tp} committed as {}", broker_set(isr)),
+            Says::Committed {
+                tp: tp.clone(),
+                isr: isr.clone(),
+            },
         ),
-        Event::BrokerFenced { broker, .. } => (
-            MarkerKind::Fenced,
-            format!("controller fenced broker {broker}"),
-        ),
-        Event::BrokerUnfenced { broker } => (
-            MarkerKind::Unfenced,
-            format!("controller unfenced broker {broker}"),
-        ),
+        Event::BrokerFenced { broker, .. } => {
+            (MarkerKind::Fenced, Says::Fenced { broker: *broker })
+        }
+        Event::BrokerUnfenced { broker } => {
+            (MarkerKind::Unfenced, Says::Unfenced { broker: *broker })
+        }
         Event::AcknowledgedRecordsLost {
             request: r,
             tp,
@@ -492,13 +712,14 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => {
             request = Some(r.clone());
-            (
-                MarkerKind::Lost,
-                format!(
-                    "{r}: acknowledged offsets {first_offset}-{last_offset} of {tp} lost \
-                     (leader {leader} never had them)"
-                ),
-            )
+            let says = Says::Lost {
+                request: r.clone(),
+                tp: tp.clone(),
+                first_offset: *first_offset,
+                last_offset: *last_offset,
+                leader: *leader,
+            };
+            (MarkerKind::Lost, says)
         }
         Event::BecameLeader {
             broker,
@@ -507,7 +728,11 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => (
             MarkerKind::Leader,
-            format!("broker {broker} became leader of {tp} (epoch {leader_epoch})"),
+            Says::Leader {
+                broker: *broker,
+                tp: tp.clone(),
+                epoch: *leader_epoch,
+            },
         ),
         Event::Purged {
             purgatory: "produce",
@@ -516,30 +741,33 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             ..
         } => (
             MarkerKind::Purge,
-            format!("broker {broker} purged {removed} completed entries"),
+            Says::Purged {
+                broker: *broker,
+                removed: *removed as u64,
+            },
         ),
-        Event::FollowerPaused { broker } => (
-            MarkerKind::Action,
-            format!("broker {broker}'s fetchers paused"),
-        ),
-        Event::FollowerResumed { broker } => (
-            MarkerKind::Action,
-            format!("broker {broker}'s fetchers resumed"),
-        ),
-        Event::BrokerCrashed { broker } => (MarkerKind::Action, format!("broker {broker} crashed")),
+        Event::FollowerPaused { broker } => (MarkerKind::Action, Says::Paused { broker: *broker }),
+        Event::FollowerResumed { broker } => {
+            (MarkerKind::Action, Says::Resumed { broker: *broker })
+        }
+        Event::BrokerCrashed { broker } => (MarkerKind::Action, Says::Crashed { broker: *broker }),
         Event::BrokerRestarted { broker, .. } => {
-            (MarkerKind::Action, format!("broker {broker} restarted"))
+            (MarkerKind::Action, Says::Restarted { broker: *broker })
         }
-        Event::ActionIgnored { action, reason } => {
-            (MarkerKind::Action, format!("{action} ignored: {reason}"))
-        }
+        Event::ActionIgnored { action, reason } => (
+            MarkerKind::Action,
+            Says::Ignored {
+                action,
+                reason: reason.clone(),
+            },
+        ),
         _ => return None,
     };
     Some(Marker {
         at_ms: e.at_ms,
         id: e.id.0,
         kind,
-        label,
+        says,
         request,
         outcome,
     })

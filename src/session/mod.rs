@@ -26,6 +26,7 @@ pub mod history;
 mod play;
 mod recent;
 mod request_events;
+mod words;
 
 use std::collections::BTreeSet;
 
@@ -381,12 +382,6 @@ impl Session {
         });
         ids.collect()
     }
-}
-
-/// A set of brokers as the page writes it: `{0, 1}`.
-pub(crate) fn broker_set(brokers: &[crate::kafka::BrokerId]) -> String {
-    let ids: Vec<String> = brokers.iter().map(|b| b.0.to_string()).collect();
-    format!("{{{}}}", ids.join(", "))
 }
 
 /// What one call that moves the playhead forward did.

@@ -7,6 +7,7 @@ use super::queue::Scheduled;
 use super::Simulation;
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::messages::ProduceCall;
+use crate::kafka::reasons;
 use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
 use crate::kafka::trace::Event;
 use crate::kafka::BrokerId;
@@ -40,7 +41,7 @@ impl Simulation {
     fn valid_broker(&mut self, action: &'static str, broker: BrokerId) -> bool {
         let ok = (broker.0 as usize) < self.brokers.len();
         if !ok {
-            self.ignore(action, format!("there is no broker {broker}"));
+            self.ignore(action, reasons::no_broker(broker));
         }
         ok
     }
@@ -104,7 +105,7 @@ impl Simulation {
                     .collect(),
             });
         if down {
-            let reason = format!("broker {broker} is down: the connection is refused");
+            let reason = reasons::connection_refused(broker);
             self.trace
                 .emit(self.now_ms, received, || Event::ConnectionClosed {
                     request: spec.id.to_string(),
@@ -122,7 +123,7 @@ impl Simulation {
                         broker,
                         tp,
                         error: ErrorCode::UnknownTopicOrPartition.name(),
-                        reason: "no such topic or partition in the metadata".into(),
+                        reason: reasons::UNKNOWN_PARTITION.into(),
                     });
             }
         }
@@ -147,7 +148,7 @@ impl Simulation {
             return;
         }
         if !self.is_running(broker) {
-            return self.ignore(action, format!("broker {broker} is down"));
+            return self.ignore(action, reasons::broker_down(broker));
         }
         let event = if paused {
             Event::FollowerPaused { broker }
@@ -171,7 +172,7 @@ impl Simulation {
             return;
         }
         if !self.is_running(broker) {
-            return self.ignore("crash_broker", format!("broker {broker} is already down"));
+            return self.ignore("crash_broker", reasons::already_down(broker));
         }
         let id = self
             .trace
@@ -238,10 +239,7 @@ impl Simulation {
             return;
         }
         if self.is_running(broker) {
-            return self.ignore(
-                "restart_broker",
-                format!("broker {broker} is already running"),
-            );
+            return self.ignore("restart_broker", reasons::already_running(broker));
         }
         let hb = &mut self.heartbeats[broker.0 as usize];
         hb.alive_since_ms = Some(self.now_ms);
@@ -285,10 +283,7 @@ impl Simulation {
             return;
         }
         let Some(tp) = self.resolve(topic, partition) else {
-            return self.ignore(
-                "elect_leader",
-                format!("there is no partition {topic}-{partition}"),
-            );
+            return self.ignore("elect_leader", reasons::no_partition(topic, partition));
         };
         let result = if self.is_running(broker) {
             self.controller.elect_leader(tp, broker)

@@ -88,7 +88,7 @@ pub(super) fn to_json_value(
     serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
 }
 
-/// The answers of the per-frame calls (`advance`, `extent`): objects built field by field by
+/// The answers of the per-frame call `extent`: objects built field by field by
 /// serde-wasm-bindgen (`null` for `None`), faster for a few fields than writing and parsing JSON.
 pub(super) fn to_js_object<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value

@@ -150,7 +150,9 @@ impl Playground {
     ) -> Result<JsValue, JsError> {
         let ms = whole_ms(&ms, "advance", MAX_ADVANCE_MS)?;
         let stop = stop_at_notable.unwrap_or(false);
-        to_js_object(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
+        // As JSON text, like `step`: a hit's sentence (src/session/words.rs) is a JSON value, whose
+        // serializer the text path has and serde-wasm-bindgen's would add 1.7 KB of .wasm for.
+        to_js(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
     }
 
     /// When the next timeline marker after the playhead comes, if the run is computed that far.

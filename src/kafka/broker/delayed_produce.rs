@@ -9,6 +9,7 @@ use super::Broker;
 use crate::kafka::config::Config;
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::messages::{Ctx, ProduceCall};
+use crate::kafka::reasons;
 use crate::kafka::requests::{RequestIdx, RequestLog};
 use crate::kafka::small_list::SmallList;
 use crate::kafka::tp_map::HostedPartitions;
@@ -354,12 +355,7 @@ impl Broker {
             .map(|(_, op)| op.request)
             .collect();
         for request in requests {
-            ctx.close_connection(
-                request,
-                broker,
-                "the broker crashed before answering",
-                cause,
-            );
+            ctx.close_connection(request, broker, reasons::CRASHED_BEFORE_ANSWER, cause);
         }
     }
 }

@@ -8,6 +8,7 @@ use super::{hw_rules, Broker};
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::messages::{Ctx, ProduceCall};
 use crate::kafka::partition::LeaderHwChange;
+use crate::kafka::reasons;
 use crate::kafka::requests::{RequestIdx, RequestLog};
 use crate::kafka::trace::{Event, EventId, PartitionOutcome};
 use crate::kafka::TopicPartition;
@@ -27,7 +28,7 @@ impl Broker {
                         slot,
                         tp,
                         ErrorCode::InvalidRequiredAcks,
-                        "acks must be -1, 0 or 1",
+                        reasons::INVALID_ACKS,
                         cause,
                         ctx,
                     )
@@ -92,7 +93,7 @@ impl Broker {
     {
         let Some(p) = self.partitions.get_mut(&tp) else {
             // `getPartitionOrException`: the topic exists but this broker hosts no replica.
-            let why = "this broker hosts no replica of the partition";
+            let why = reasons::NO_REPLICA;
             return Err(self.reject(
                 request,
                 slot,
@@ -110,10 +111,8 @@ impl Broker {
             Ok(ok) => ok,
             Err(error) => {
                 let why = match error {
-                    ErrorCode::NotEnoughReplicas => {
-                        "the committed ISR is smaller than min.insync.replicas"
-                    }
-                    _ => "this broker is not the partition's leader",
+                    ErrorCode::NotEnoughReplicas => reasons::UNDER_MIN_ISR,
+                    _ => reasons::NOT_LEADER,
                 };
                 return Err(self.reject(request, slot, tp, error, why, cause, ctx));
             }
@@ -203,9 +202,7 @@ impl Broker {
                 .iter()
                 .any(|p| p.error.is_some_and(|e| e.is_error()));
             if failed {
-                let reason = "acks=0 request failed: the broker closes the connection instead of \
-                              answering";
-                ctx.close_connection(request, broker, reason, cause);
+                ctx.close_connection(request, broker, reasons::ACKS0_FAILED, cause);
             }
             return;
         }

@@ -8,7 +8,7 @@ use super::broker::Broker;
 use super::messages::{
     fetch_parts, Ctx, FetchPartitionRequest, FetchRequest, FetchResponse, Outgoing,
 };
-use super::{BrokerId, TopicPartition};
+use super::{reasons, BrokerId, TopicPartition};
 use crate::kafka::trace::{Event, EventId, FetchDataPart};
 use fetchers::FetcherPartition;
 
@@ -268,7 +268,7 @@ impl Broker {
         let id = ctx.emit(cause, || Event::FetchFailed {
             follower,
             leader,
-            reason: "connection to the leader lost".into(),
+            reason: reasons::LEADER_LOST.into(),
             retry_at_ms,
         });
         ctx.send(

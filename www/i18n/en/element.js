@@ -19,6 +19,24 @@ export default {
   // one sent right away does only when a check happens to fall just right (about 2%).
   'welcome.hint': 'Try this: pause broker 2’s fetching, send an acks=all request, and watch it wait in the purgatory. Sent right away, it almost always times out after 30 s; sent more than 15 s after the pause, it completes when the ISR drops broker 2 (as in scenario S03). Or pick a scenario.',
 
+  // What an author sees when an attribute asks for something the element cannot do (the code
+  // words are variables: they stay as written in every language).
+  'attr.problem': '{what}; {instead}.',
+  'attr.notOneOf': '{attr} is not one of {choices}',
+  'attr.views': { one: '{attr}: {unknown} is not a view ({choices})', other: '{attr}: {unknown} are not views ({choices})' },
+  'attr.speed': '{attr} is not {auto} or a number of simulated ms per wall ms (0 < {name} ≤ {max})',
+  'attr.height': '{attr} is not a length such as {a} or {b}',
+  'attr.nothingStarts': '{controls} without {autoplay}, {story} or the {timeline} view leaves nothing that starts the run',
+  'attr.scenario': '{attr} is not a curated scenario (try {example})',
+  'attr.src': '{attr} could not be loaded: {error}',
+  'attr.source': '{source}: {error}',
+  'attr.story': '{attr}: this session has no guided story',
+  'attr.instead.default': 'using the default',
+  'attr.instead.showing': 'showing {views}',
+  'attr.instead.autoplay': 'add {autoplay}',
+  'attr.instead.live': 'opening a live session with the defaults instead',
+  'attr.instead.noStory': 'showing the run without one',
+
   'link.bad': 'This link could not be opened ({error})',
   'link.noSuchScenario': 'This link could not be opened (it names scenario "{name}", which does not exist)',
   'link.unknownScenario': 'There is no scenario called “{name}”',

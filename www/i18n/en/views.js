@@ -131,6 +131,8 @@ export default {
   'timeline.zoomIn.title': 'Zoom in (+ on the timeline; Ctrl + wheel)',
   'timeline.fit': 'whole run',
   'timeline.fit.title': 'The whole run (0 on the timeline)',
+  'timeline.mark': '{at} ms: {what}',
+  'timeline.mark.run': '{run} · {at} ms: {what}',
   'timeline.marked': { one: '{count} event marked', other: '{count} events marked' },
   'timeline.marked.some': '{shown} of {total} events marked',
   'timeline.compare.divergence': 'the two runs part here',

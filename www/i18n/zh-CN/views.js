@@ -131,6 +131,8 @@ export default {
   'timeline.zoomIn.title': '放大（在时间线上按 +；或按住控制键滚动滚轮）',
   'timeline.fit': '整个运行',
   'timeline.fit.title': '显示整个运行（在时间线上按 0）',
+  'timeline.mark': '{at} ms：{what}',
+  'timeline.mark.run': '{run} · {at} ms：{what}',
   'timeline.marked': { other: '已标记 {count} 个事件' },
   'timeline.marked.some': '已标记 {total} 个事件，显示其中 {shown} 个',
   'timeline.compare.divergence': '两次运行从这里开始不同',
