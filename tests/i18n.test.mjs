@@ -150,7 +150,14 @@ test('a what-if’s change and outcomes read as the runner writes them in Englis
   assert.equal(changeWords('actions[1]=removed', actions, en), 'without p1');
   assert.equal(changeWords('actions[1].timeout_ms=5000', actions, en), 'p1 with timeout_ms 5,000');
   assert.equal(changeWords('timeout_ms=5000', actions, zh), '所有请求都用 timeout_ms 5,000');
-  for (const outcome of ['NONE', 'NOT_ENOUGH_REPLICAS + NONE', 'no answer, connection closed', 'REQUEST_TIMED_OUT + no answer']) {
+  // Each outcome the runner wrote in the goldens ("A: no answer, connection closed, offset 0").
+  const outcomes = new Set(['REQUEST_TIMED_OUT + no answer']);
+  for (const name of ['w01-acks1-against-all-leader-crash', 'w02-min-isr-1-against-2-with-a-follower-down', 'w03-request-early-against-late-in-a-stall']) {
+    const golden = readFileSync(new URL(`../scenarios/golden/compare/${name}.txt`, import.meta.url), 'utf8');
+    for (const m of golden.matchAll(/^\s+(?:\* \S+\s+)?[AB]: (.+?)(?: at [\d,]+ ms)?, offset /gm)) outcomes.add(m[1]);
+  }
+  assert.ok([...outcomes].includes('no answer, connection closed'), `the goldens' outcomes: ${[...outcomes]}`);
+  for (const outcome of outcomes) {
     assert.equal(outcomeWords(outcome, en), outcome);
     assert.doesNotMatch(outcomeWords(outcome, zh), /no answer|connection/);
   }

@@ -221,10 +221,6 @@ export class Comparison {
  * `parts[name]` (markup made by `html`, or text). The message is split before anything is put in,
  * so a part's own text is never read as a `{name}`.
  */
-function withMarkup(message, parts) {
-  return message.split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? parts[piece] : piece));
-}
-
 function divergence(r, b, tr) {
   const d = r.divergence;
   if (!d) return html`<p class="divergence" data-testid="divergence">${tr.t('whatIf.noDivergence')}</p>`;
@@ -235,7 +231,7 @@ function divergence(r, b, tr) {
     inA: html`<span class="side-a">${tr.t('whatIf.inA', { what: say(d.a) })}</span>`,
     inB: html`<span class="side-b">${tr.t('whatIf.inB', { change: b, what: say(d.b) })}</span>`,
   };
-  return html`<p class="divergence" data-testid="divergence" data-story="divergence">${withMarkup(tr.t('whatIf.divergence'), parts)}
+  return html`<p class="divergence" data-testid="divergence" data-story="divergence">${tr.parts('whatIf.divergence', parts)}
     <button type="button" data-testid="divergence-seek">${tr.t('whatIf.goTo', { at: d.at_ms })}</button></p>`;
 }
 
@@ -251,7 +247,7 @@ function cell(a, tr) {
   if (a?.lost_ms != null) {
     // LOST is the model's word for acknowledged records gone, written as the outcomes are.
     const parts = { answer: answerText(a, tr), lost: html`<b class="lost-word">LOST</b>`, at: tr.num(a.lost_ms) };
-    return html`<td class="lost">${withMarkup(tr.t('whatIf.lost'), parts)}</td>`;
+    return html`<td class="lost">${tr.parts('whatIf.lost', parts)}</td>`;
   }
   return html`<td>${answerText(a, tr)}</td>`;
 }

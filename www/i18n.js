@@ -64,6 +64,15 @@ export class Translator {
   }
 
   /**
+   * The message `key` as pieces to put in markup: each `{name}` of `pieces` is that piece (a
+   * fragment the caller made: a <kbd>, a bold time), the text around it stays text, and other
+   * `{variables}` are filled in from `vars`.
+   */
+  parts(key, pieces, vars = {}) {
+    return this.t(key, vars).split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? pieces[piece] ?? `{${piece}}` : piece));
+  }
+
+  /**
    * A number as this language writes it. English groups by hand (`fmt`): the first Intl number
    * formatting sets up ICU, about 15 ms of the first frame; tests/i18n.test.mjs checks the two
    * agree.

@@ -14,65 +14,56 @@ const wrapAfterUnderscores = (text) => join(text.split(/(?<=_)/), html`<wbr>`);
 const outcome = (name) => html`<span class="outcome ${name}">${wrapAfterUnderscores(name)}</span>`;
 
 /**
- * The sections made of swatches, as [key, items]; `say(section)(name)` is the legend's message
- * `legend.<section>.<name>`.
+ * The sections made of swatches, in order: each one's items from `t(name)`, the legend's message
+ * `legend.<section>.<name>` (and `tr` for the words it shares with the views).
  */
-function sections(tr) {
-  const say = (section) => (name, vars) => tr.t(`legend.${section}.${name}`, vars);
-  const badge = (state) => html`<span class="badge ${state}">${tr.t(`broker.state.${state}`)}</span>`;
-  let t = say('cluster');
-  const cluster = [
+const SECTIONS = {
+  cluster: (t, tr) => [
     item(html`<span class="cell committed"></span>`, t('committed')),
     item(html`<span class="cell uncommitted"></span>`, t('uncommitted')),
     item(html`<span class="hwm">HW 10</span>`, t('hw')),
     item(html`<span class="leo">LEO 12</span>`, t('leo')),
     item(html`<span class="badge leader">leader</span>`, t('leader')),
     item(html`<span class="badge isr">ISR</span><span class="badge out">${tr.t('cluster.outOfIsr')}</span>`, t('isr')),
-    item(html`${['fetching', 'paused', 'crashed', 'fenced'].map(badge)}`, t('states')),
+    item(html`${['fetching', 'paused', 'crashed', 'fenced'].map((state) => html`<span class="badge ${state}">${tr.t(`broker.state.${state}`)}</span>`)}`, t('states')),
     item(html`<span class="pending">${t('pending.swatch')}</span>`, t('pending')),
     item(html`<span class="pending">${t('underMinIsr.swatch')}</span>`, t('underMinIsr')),
     item(html`<span class="msg fetch"><span class="dot"></span></span>`, t('fetch')),
     item(html`<span class="msg fetch_response"><span class="dot"></span></span>`, t('fetchResponse')),
     item(html`<span class="msg metadata"><span class="dot"></span></span>`, t('metadata')),
-  ];
-  t = say('purgatory');
-  const purgatory = [
+  ],
+  purgatory: (t) => [
     item(html`<span class="fifo"><span class="op waiting">p1</span></span>`, t('waiting')),
     item(html`<span class="fifo"><span class="op done">p1 ✓</span></span>`, t('done')),
     item(html`<span class="purge"><span class="bar"><span style="width:40%"></span></span></span>`, t('purge')),
     item(html`<b>PurgatorySize</b>`, t('size')),
     item(html`<b>NumDelayed<wbr>Operations</b>`, t('delayed')),
-  ];
-  t = say('wheel');
-  const wheel = [
+  ],
+  wheel: (t) => [
     item(html`<span class="bucket full">3</span>`, t('full')),
     item(html`<span class="bucket queued"></span>`, t('queued')),
     item(html`<span class="bucket cur"></span>`, t('current')),
     item(html`<span class="bucket sel">1</span>`, t('selected')),
-  ];
-  t = say('codepath');
-  const codepath = [
+  ],
+  codepath: (t) => [
     item(html`<span class="step done">${t('done.swatch')}</span>`, t('done')),
     item(html`<span class="step current">${t('current.swatch')}</span>`, t('current')),
     item(html`<span class="step skipped">${t('skipped.swatch')}</span>`, t('skipped')),
-  ];
-  t = say('responses');
-  const responses = [
+  ],
+  responses: (t) => [
     item(outcome('NONE'), t('none')),
     item(outcome('REQUEST_TIMED_OUT'), t('timedOut')),
     item(outcome('NOT_ENOUGH_REPLICAS'), t('notEnoughReplicas')),
     item(outcome('NOT_LEADER_OR_FOLLOWER'), t('notLeader')),
     item(html`<span class="outcome other">${t('other.swatch')}</span>`, t('other')),
     item(html`<span class="outcome waiting">${t('waiting.swatch')}</span>`, t('waiting')),
-  ];
-  t = say('phases');
-  const phases = [
+  ],
+  phases: (t) => [
     item(html`<span class="strip"><span class="seg ok"></span></span>`, t('ok')),
     item(html`<span class="strip"><span class="seg bad"></span></span>`, t('bad')),
     item(html`<span class="strip"><span class="now"></span></span>`, t('now')),
-  ];
-  t = say('timeline');
-  const timeline = [
+  ],
+  timeline: (t) => [
     item(html`<span class="mark-swatch m-produce"></span>`, t('produce')),
     item(html`<span class="mark-swatch m-ok"></span>`, t('ok')),
     item(html`<span class="mark-swatch m-bad"></span>`, t('bad')),
@@ -82,16 +73,18 @@ function sections(tr) {
     item(html`<span class="mark-swatch m-purge"></span>`, t('purge')),
     item(html`<span class="band-swatch"></span>`, t('band')),
     item(html`<span class="computed-swatch"></span>`, t('computed')),
-  ];
-  return [
-    ['cluster', cluster], ['purgatory', purgatory], ['wheel', wheel], ['codepath', codepath],
-    ['responses', responses], ['phases', phases], ['timeline', timeline],
-  ];
+  ],
+};
+
+/** The sections as [key, items] in `tr`'s language. */
+function sections(tr) {
+  return Object.entries(SECTIONS).map(([name, items]) => [name, items((key, vars) => tr.t(`legend.${name}.${key}`, vars), tr)]);
 }
 
 /** A message whose `{placeholders}` are keys to press: each becomes `<kbd>` with the key `keys` names for it. */
-function withKeys(text, keys) {
-  return html`${text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? html`<kbd>${keys[part]}</kbd>` : part))}`;
+function withKeys(key, keys, tr) {
+  const kbds = Object.fromEntries(Object.entries(keys).map(([name, k]) => [name, html`<kbd>${k}</kbd>`]));
+  return html`${tr.parts(key, kbds)}`;
 }
 
 /** The keyboard's keys, one clause each, joined as one line. */
@@ -103,7 +96,7 @@ function keysLine(tr) {
     ['marks', { next: '}', previous: '{' }],
     ['timeline', { plus: '+', minus: '-', zero: '0' }],
   ];
-  return join(clauses.map(([name, keys]) => withKeys(tr.t(`legend.keys.${name}`), keys)), ' · ');
+  return join(clauses.map(([name, keys]) => withKeys(`legend.keys.${name}`, keys, tr)), ' · ');
 }
 
 /** The legend menu's content (an Html, for `render`), in `tr`'s language. */

@@ -13,13 +13,13 @@ export function markerText(s, tr) {
     case 'sent': return t('sent', { request: s.request, acks: String(s.acks), broker: String(s.broker) });
     case 'answered': return t('answered', { request: s.request, error: s.error, latency: tr.num(s.latency_ms) });
     case 'closed': return t('closed', { request: s.request });
-    case 'expired': return t('expired', { request: s.request, partitions: s.partitions.join(tr.t('list.sep')) });
+    case 'expired': return t('expired', { request: s.request, partitions: s.partitions.join(tr.t('list.sep')) || tr.t('log.operation_expired.nothing') });
     case 'hw': return t('hw', { tp: s.tp, from: String(s.from), to: String(s.to), leader: String(s.leader) });
     case 'shrink': case 'expand': return t(s.what, { leader: String(s.leader), tp: s.tp, isr: brokerSet(s.isr) });
     case 'committed': return t('committed', { tp: s.tp, isr: brokerSet(s.isr) });
     case 'lost': return t('lost', { request: s.request, tp: s.tp, from: String(s.first_offset), to: String(s.last_offset), leader: String(s.leader) });
     case 'leader': return t('leader', { broker: String(s.broker), tp: s.tp, epoch: String(s.epoch) });
-    case 'purged': return t('purged', { broker: String(s.broker), count: s.removed });
+    case 'purged': return t('purged', { broker: String(s.broker), count: String(s.removed) });
     case 'fenced': case 'unfenced': case 'paused': case 'resumed': case 'crashed': case 'restarted':
       return t(s.what, { broker: String(s.broker) });
     case 'ignored': return tr.t('log.action_ignored', { action: s.action, reason: reasonText(s.reason, tr) });
@@ -35,8 +35,8 @@ export function hitText(s, tr) {
     case 'closed': return t('closed', { request: s.request });
     case 'expired': return s.request ? t('expired', { request: s.request }) : t('expired.unnamed');
     case 'committed': return t('committed', { tp: s.tp, isr: brokerSet(s.isr) });
-    case 'purged': return t('purged', { broker: String(s.broker), count: s.removed });
-    case 'below_min': return t('below_min', { tp: s.tp, count: s.size, min: String(s.min) });
+    case 'purged': return t('purged', { broker: String(s.broker), count: String(s.removed) });
+    case 'below_min': return t('below_min', { tp: s.tp, count: String(s.size), min: String(s.min) });
     case 'leader': return s.leader == null ? t('leader.none', { tp: s.tp }) : t('leader', { tp: s.tp, broker: String(s.leader) });
     case 'stalled': return t('stalled', { tp: s.tp, ms: tr.num(s.waited_ms) });
     default: return String(s.what);

@@ -8,8 +8,8 @@
 // The markers and the gauge series come from the model (`markers`, `series`): exact, however long
 // the run, binned to the timeline's width so a one-millisecond peak still shows.
 //
-// Its words are the app's language (`app.tr`, www/i18n/*/views.js); a marker's own label is the
-// model's, in the words of the event log.
+// Its words are the app's language (`app.tr`, www/i18n/*/views.js); a marker's tooltip is what
+// the model says of it (its fields), worded by www/says.js.
 import { html, render } from './html.js';
 import { markerText } from './says.js';
 

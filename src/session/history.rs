@@ -159,7 +159,7 @@ pub enum Says {
         broker: BrokerId,
     },
     /// An action the model could not carry out; `reason` is the trace event's (English, as the
-    /// trace contract has it; the page words it through www/reasons.js).
+    /// trace contract has it: src/kafka/reasons.rs; the page words it through www/says.js).
     Ignored {
         action: &'static str,
         reason: String,

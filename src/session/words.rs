@@ -35,7 +35,8 @@ impl Field<'_> {
     }
 }
 
-/// A sentence as it crosses: `{"what": what, name: value, ...}`.
+/// A sentence as it crosses: an object of `what` and its fields (`{"what": "hw", "tp": "t-0",
+/// ...}`; the keys in serde_json's order, which JavaScript does not read).
 pub(crate) struct Words<'a> {
     pub what: &'static str,
     pub fields: Vec<(&'static str, Field<'a>)>,

@@ -5,6 +5,7 @@
 import { html } from '../html.js';
 import { patch } from './dom.js';
 import { explainCompletion, notDelayedWhy } from '../narrate.js';
+import { reasonText } from '../says.js';
 
 const find = (evs, name) => evs.find((e) => e.event === name);
 
@@ -38,7 +39,7 @@ export function requestSteps(track, history, now, tr) {
   else if (!recv) step('appendRecords', false, t('append.notYet'));
   else {
     const wrote = all(appended.map((a) => t('append.partition', { tp: a.tp, from: raw(a.base_offset), to: raw(a.last_offset), leo: raw(a.log_end_offset) }))) || t('append.nothing');
-    const refused = rejected.map((r) => `${r.tp} ${r.error}: ${r.reason}`).join(tr.t('clause.sep'));
+    const refused = rejected.map((r) => `${r.tp} ${r.error}: ${reasonText(r.reason, tr)}`).join(tr.t('clause.sep'));
     step('appendRecords', true, t(refused ? 'append.refused' : 'append', { acks: raw(recv.acks), timeout: recv.timeout_ms, appended: wrote, refused }));
   }
   const required = created ? true : atOnce || rejected.length || closed ? false : null;
@@ -72,7 +73,7 @@ export function requestSteps(track, history, now, tr) {
   else if (timedOut) ends.push(t('end.forced', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   else if (completed) ends.push(t('end.completed', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   if (response) ends.push(t('end.response', { latency: response.latency_ms, partitions: all(response.partitions.map((p) => `${p.tp} ${p.error}`)) }));
-  if (closed) ends.push(t('end.closed', { reason: closed.reason }));
+  if (closed) ends.push(t('end.closed', { reason: reasonText(closed.reason, tr) }));
   step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), ends.join(tr.t('clause.sep')));
   // The current step: the last one reached.
   let cur = -1;

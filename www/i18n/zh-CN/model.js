@@ -1,7 +1,7 @@
 // 模型说的话（www/says.js）：鼠标停在时间线标记上时的说明、断点命中时的说明，以及 trace 事件给出的原因。
 export default {
   'marker.sent': '{request}（acks={acks}）发往 broker {broker}',
-  'marker.answered': '{request} 在 {latency} ms 后得到响应 {error}',
+  'marker.answered': '{request} 在 {latency} ms 后得到响应：{error}',
   'marker.closed': '{request}：连接被关闭',
   'marker.expired': '{request} 在定时器上超时（{partitions}）',
   'marker.hw': '{tp} 的 HW {from} → {to}（leader {leader}）',
@@ -13,8 +13,8 @@ export default {
   'marker.lost': '{request}：{tp} 上已确认的 offset {from}-{to} 丢失（leader {leader} 从来没有这些消息）',
   'marker.leader': 'broker {broker} 成为 {tp} 的 leader（epoch {epoch}）',
   'marker.purged': { other: 'broker {broker} 清理（purge）了 {count} 个已完成的条目' },
-  'marker.paused': 'broker {broker} 的 fetcher 暂停',
-  'marker.resumed': 'broker {broker} 的 fetcher 恢复',
+  'marker.paused': 'broker {broker} 的副本 fetcher 暂停',
+  'marker.resumed': 'broker {broker} 的副本 fetcher 恢复',
   'marker.crashed': 'broker {broker} 崩溃',
   'marker.restarted': 'broker {broker} 重启',
 
