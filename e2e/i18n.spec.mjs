@@ -5,6 +5,8 @@
 // own names (tests/i18n-vocabulary.mjs). Screenshots of the page and an embed in Chinese, light and
 // dark, at 1280x900 and 390x844.
 import { playgroundsReady, onPlayground, waitText, AUDIT, axe } from './lib.mjs';
+import { readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import { strayLatin } from '../tests/i18n-vocabulary.mjs';
 
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
@@ -116,6 +118,18 @@ export default async function i18n(ctx) {
   }));
   ctx.assert(kept.live === 'true' && kept.pick === '' && kept.playing && kept.expiry, `a live session stays live, playing, with its breakpoint: ${JSON.stringify(kept)}`);
   ctx.assertNoErrors(phone.errors, 'the page on a Chinese phone');
+
+  // A link the model refuses says why in Chinese: the path and the value as written, the rest
+  // worded (www/error-words.js).
+  const bad = JSON.parse(readFileSync(new URL(`../scenarios/${S03}.json`, import.meta.url), 'utf8'));
+  bad.actions[1].acks = 7.5;
+  const fragment = Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(bad)))).toString('base64url');
+  const refused = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await refused.page.goto(`${ctx.baseURL}?lang=zh-CN#session=${fragment}`, { waitUntil: 'load' });
+  await playgroundsReady(refused.page);
+  const said = await refused.page.textContent('[data-testid="attr-problem"]');
+  ctx.assert(said.includes('actions[1].acks：应为：整数或 "all"；实际是：7.5') && !/expected|found/.test(said), `the refused link, in Chinese: ${said}`);
+  ctx.assertNoErrors(refused.errors, 'a refused link in Chinese');
 
   // Embeds follow their host page's language, live; `lang` on the element wins.
   const docs = await ctx.openPage({ viewport: { width: 1280, height: 900 } });

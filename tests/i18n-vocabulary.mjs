@@ -22,11 +22,12 @@ export const KEPT_IN_CHINESE = new Set([
 
 /**
  * The Latin words of `text` a Chinese reader should not meet: what is left once Kafka's words,
- * `names` (request ids, topics, scenario names), identifiers with digits or dashes (t-0, p1,
- * Fetch@10, op 0.1, L4) and the kept vocabulary are taken out.
+ * `names` (request ids, topics, scenario names), code in backticks and JSON strings in straight
+ * double quotes (a scenario file's fields and values, as its errors quote them), identifiers with
+ * digits or dashes (t-0, p1, Fetch@10, op 0.1, L4) and the kept vocabulary are taken out.
  */
 export function strayLatin(text, names = []) {
-  let rest = text;
+  let rest = text.replace(/`[^`\n]*`/g, ' ').replace(/"[^"\n]*"/g, ' ');
   for (const word of kafkaWords(text).sort((a, b) => b.length - a.length)) rest = rest.replaceAll(word, ' ');
   // A name is taken out where it stands as a word of its own (a topic `t`, not the t of "trace").
   const escape = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

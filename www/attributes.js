@@ -33,12 +33,16 @@ export function hostScheme(doc = document) {
 
 /**
  * A problem an author sees: what is wrong and what is shown instead, each a message and its
- * variables (`attr.*`, www/i18n/<lang>/element.js).
+ * variables (`attr.*`, www/i18n/<lang>/element.js); a variable may be a function of the
+ * translator (the model's error, worded in the language it is shown in).
  */
 export const problem = (what, vars = {}, instead = 'attr.instead.default', insteadVars = {}) => ({ what, vars, instead, insteadVars });
 
 /** A problem in `tr`'s language. */
-export const problemText = (p, tr) => tr.t('attr.problem', { what: tr.t(p.what, p.vars), instead: tr.t(p.instead, p.insteadVars) });
+export function problemText(p, tr) {
+  const vars = Object.fromEntries(Object.entries(p.vars).map(([name, v]) => [name, typeof v === 'function' ? v(tr) : v]));
+  return tr.t('attr.problem', { what: tr.t(p.what, vars), instead: tr.t(p.instead, p.insteadVars) });
+}
 
 /** The element's options from its attributes: `{opts, problems}`. */
 export function parseOptions(el) {

@@ -8,6 +8,7 @@ import { isTrap } from './wasm-module.js';
 import { sayEvent } from './narrate.js';
 import { html, render } from './html.js';
 import { changeWords, outcomeWords } from './what-if-words.js';
+import { errorWords } from './error-words.js';
 
 /** The second run's views: what differs between two runs, without a second timeline or log. */
 const TWIN_VIEWS = ['narration', 'cluster', 'purgatory', 'wheel', 'responses'];
@@ -54,7 +55,7 @@ export class Comparison {
       answer = app.sim.whatIf(change);
     } catch (e) {
       if (isTrap(e)) { app.recover(e); return tr.t('whatIf.trapped'); }
-      return String(e?.message ?? e);
+      return errorWords(e?.message ?? e, tr);
     }
     const twin = this.twin ?? new app.constructor(app.host, this.twinRoot, {
       views: TWIN_VIEWS.filter((v) => app.has(v)),
@@ -69,7 +70,7 @@ export class Comparison {
     if (error) {
       if (!this.twin) twin.destroy();
       app.guard(() => app.sim.endCompare());
-      return tr.t('whatIf.notOpened', { error });
+      return tr.t('whatIf.notOpened', { error: errorWords(error, tr) });
     }
     const theme = app.root.querySelector('.pp').dataset.theme;
     if (theme) twin.root.querySelector('.pp').dataset.theme = theme;
@@ -216,11 +217,7 @@ export class Comparison {
   }
 }
 
-/**
- * A message whose `{name}`s are markup: its words around them, each `{name}` replaced by
- * `parts[name]` (markup made by `html`, or text). The message is split before anything is put in,
- * so a part's own text is never read as a `{name}`.
- */
+/** Where the two runs part, what each does there, and a button to go there. */
 function divergence(r, b, tr) {
   const d = r.divergence;
   if (!d) return html`<p class="divergence" data-testid="divergence">${tr.t('whatIf.noDivergence')}</p>`;

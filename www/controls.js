@@ -9,6 +9,7 @@ import { pictureOf } from './picture.js';
 import { renderKafkaMark } from './kafka-check.js';
 import { CHANGES } from './compare.js';
 import { html, render, renderAdjacent } from './html.js';
+import { errorWords } from './error-words.js';
 import { Acting, wholeNumber } from './acting.js';
 
 /** The longest HW stall a breakpoint can wait for (the model's limit: a 32-bit whole number). */
@@ -224,7 +225,7 @@ export class Controls {
     try {
       const text = await readSessionFile(file, tr);
       const msg = await this.app.open({ text, label: file.name }, { play: false });
-      if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: msg }));
+      if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: errorWords(msg, tr) }));
       this.app.notice('ok', tr.t('file.opened', { file: file.name }));
       this.closeMenus();
     } catch (e) {
@@ -330,7 +331,7 @@ export class Controls {
       if (err) err.textContent = problem ?? '';
     } catch (e) {
       // The model's message names the setting as the scenario file does; the form calls it so.
-      if (err) err.textContent = String(e.message ?? e).replace(/^breakpoints\.hw_stalled_ms/, () => this.app.tr.t('bp.problem.stallName'));
+      if (err) err.textContent = errorWords(e.message ?? e, this.app.tr).replace(/^breakpoints\.hw_stalled_ms/, () => this.app.tr.t('bp.problem.stallName'));
     }
   }
 

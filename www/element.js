@@ -22,6 +22,7 @@ import { readFragment } from './share.js';
 import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
+import { errorWords } from './error-words.js';
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
@@ -292,7 +293,7 @@ export class PurgatoryPlayground extends HTMLElement {
     try {
       frag = await readFragment(location.hash, tr);
     } catch (e) {
-      throw new LinkError(tr.t('link.bad', { error: e.message ?? e }));
+      throw new LinkError(tr.t('link.bad', { error: errorWords(e.message ?? e, tr) }));
     }
     // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`; a
     // `#session=` link's text says so itself, and opening it reopens the story).
@@ -342,7 +343,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false, compare: plan.compare ?? null });
     if (error) {
       app.clearNotices('ok');
-      app.notice('bad', app.tr.t('link.stays', { problem: app.tr.t('link.bad', { error }) }));
+      app.notice('bad', app.tr.t('link.stays', { problem: app.tr.t('link.bad', { error: errorWords(error, app.tr) }) }));
       return;
     }
     if (plan.story && app.story.available()) app.story.start(app.sim.nowMs, plan.storyStep);
@@ -370,7 +371,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const compare = plan.compare ?? (restore ? null : this.getAttribute('compare'));
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story, compare });
     if (error && !plan.source.live) {
-      this.report([...parseOptions(this).problems, problem('attr.source', { source: plan.source.label ?? plan.source.curated, error }, 'attr.instead.live')]);
+      this.report([...parseOptions(this).problems, problem('attr.source', { source: plan.source.label ?? plan.source.curated, error: (tr) => errorWords(error, tr) }, 'attr.instead.live')]);
       sourceProblem = true;
       error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
     }

@@ -69,7 +69,10 @@ export class Translator {
    * `{variables}` are filled in from `vars`.
    */
   parts(key, pieces, vars = {}) {
-    return this.t(key, vars).split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? pieces[piece] ?? `{${piece}}` : piece));
+    // Each piece's place is marked by a character no text holds, so that no variable's own text
+    // (a `{0}` broker set) is read as a piece.
+    const marks = Object.fromEntries(Object.keys(pieces).map((name) => [name, `\u0000${name}\u0000`]));
+    return this.t(key, { ...vars, ...marks }).split(/\u0000(\w+)\u0000/).map((piece, i) => (i % 2 ? pieces[piece] : piece));
   }
 
   /**

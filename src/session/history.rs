@@ -73,11 +73,6 @@ pub struct Marker {
     pub kind: MarkerKind,
     /// What it says when a reader hovers it, as fields the page words in the reader's language.
     pub says: Says,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub request: Option<String>,
-    /// For answers: the first error that is not NONE, else NONE.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<&'static str>,
 }
 
 /// What a marker says: the fields of its sentence, which the page words in the reader's language
@@ -591,8 +586,6 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
     if !is_notable(e) {
         return None;
     }
-    let mut request = None;
-    let mut outcome = None;
     let (kind, says) = match &e.event {
         Event::ProduceReceived {
             request: r,
@@ -600,7 +593,6 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             acks,
             ..
         } => {
-            request = Some(r.clone());
             let says = Says::Sent {
                 request: r.clone(),
                 acks: *acks,
@@ -614,12 +606,10 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             partitions,
             ..
         } => {
-            request = Some(r.clone());
             let error = partitions
                 .iter()
                 .map(|p| p.error)
                 .find(|&err| err != "NONE");
-            outcome = Some(error.unwrap_or("NONE"));
             let kind = if error.is_some() {
                 MarkerKind::Failed
             } else {
@@ -633,7 +623,6 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             (kind, says)
         }
         Event::ConnectionClosed { request: r, .. } => {
-            request = Some(r.clone());
             (MarkerKind::Closed, Says::Closed { request: r.clone() })
         }
         Event::OperationExpired {
@@ -642,7 +631,6 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             expired_partitions,
             ..
         } => {
-            request = Some(r.clone());
             let says = Says::Expired {
                 request: r.clone(),
                 partitions: expired_partitions.clone(),
@@ -711,7 +699,6 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
             leader,
             ..
         } => {
-            request = Some(r.clone());
             let says = Says::Lost {
                 request: r.clone(),
                 tp: tp.clone(),
@@ -768,7 +755,5 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
         id: e.id.0,
         kind,
         says,
-        request,
-        outcome,
     })
 }

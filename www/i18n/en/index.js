@@ -5,6 +5,7 @@ import app from './app.js';
 import codepath from './codepath.js';
 import controls from './controls.js';
 import element from './element.js';
+import errors from './errors.js';
 import legend from './legend.js';
 import model from './model.js';
 import narrate from './narrate.js';
@@ -15,4 +16,4 @@ import setup from './setup.js';
 import story from './story.js';
 import views from './views.js';
 
-export default { ...page, ...setup, ...element, ...controls, ...story, ...views, ...legend, ...narrate, ...model, ...codepath, ...phases, ...app, ...scenarios };
+export default { ...page, ...setup, ...element, ...controls, ...story, ...views, ...legend, ...narrate, ...model, ...errors, ...codepath, ...phases, ...app, ...scenarios };
