@@ -26,6 +26,7 @@ pub mod history;
 mod play;
 mod recent;
 mod request_events;
+mod says;
 mod words;
 
 use std::collections::BTreeSet;
