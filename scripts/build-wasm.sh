@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level 3 (its own
+# Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level "s" (its own
 # wasm-opt pass is off in Cargo.toml), then npm's wasm-opt -O3 once (binaryen 132; Debian's 108
 # breaks the module, see shared/setup.md trap 1).
 #
@@ -21,11 +21,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 # The flags the shipped module is built with (docs/benchmarks.md: "The .wasm: size and speed").
-# Opt-level 3 by measurement (issue 27, one run of 11 rounds of the purgatory workload in
-# headless Chromium): wasm/native 1.10x at 3 against 1.29x at "z", 258,057 against 205,287 B
-# gzipped (budget 262,144), time to interactive within its goal at both; opt-level 2 is as large
-# (253,177 B) and no faster.
-OPT_LEVEL=3
+# Opt-level "s" by measurement (issue 27): with the idle fast-forward in the page's model, level 3
+# makes the module 279,509 B gzipped (budget 262,144) and level 2 274,185 B; "s" makes it
+# 241,459 B at 1.27x native on the purgatory workload (`BENCH_ONLY=workload node e2e/bench.mjs`,
+# 5 rounds; goal <= 1.5x; level 3 was 1.10x without the fast-forward).
+OPT_LEVEL=s
 # --low-memory-unused: binaryen may fold constant offsets into loads and stores on the assumption
 # that addresses below 1 KiB are never used. Rust's wasm32 layout puts the shadow stack at the
 # bottom of memory, starting at 1 MiB and growing down, so those addresses would be reached only

@@ -1,17 +1,21 @@
 //! The idle fast-forward (`sim::fast_forward`) changes nothing a run shows: every curated
 //! scenario and hundreds of random ones with long idle stretches give the same result with it on
-//! and off, and it does jump where it should (issue 12's long runs).
+//! and off, a traced run writes the same trace however far each call goes and whether it jumps
+//! or not, a live session advanced by a week in one call shows what one advanced in small steps
+//! shows, and it does jump where it should (issue 12's long runs).
 //!
-//! Native only: the .wasm builds a stand-in for the fast-forward (`src/sim/fast_forward_off.rs`),
-//! and `wasm-pack test` compiles every test file for wasm32.
+//! Native only: these runs are long, and `wasm-pack test` compiles every test file for wasm32.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use common::{curated_files, random_scenario, SplitMix64};
+use purgatory_playground::kafka::trace::{Event, TraceHash};
 use purgatory_playground::scenario::result::RunResult;
+use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
 use purgatory_playground::scenario::{budget, play_scenario_within};
+use purgatory_playground::session::Session;
 use purgatory_playground::sim::invariants::InvariantState;
 use purgatory_playground::sim::Simulation;
 
@@ -205,4 +209,143 @@ fn the_runner_plays_the_quiet_week_untraced_and_refuses_it_traced() {
         .is_none());
     let sim = play_scenario_within(&s, None, budget::WORK_BUDGET).expect("no output");
     assert!(sim.is_some_and(|sim| sim.work_done() < budget::WORK_BUDGET / 10));
+}
+
+/// A traced run of `scenario` in calls that each go a random distance (up to `longest_ms`; the
+/// fast-forward jumps only where a call goes far enough), or with the fast-forward off: the
+/// trace's hash, the result, how many idle stretches began, and the jumps made.
+fn play_traced(
+    scenario: &Scenario,
+    fast_forward: bool,
+    seed: u64,
+    longest_ms: u64,
+) -> (String, String, usize, u64) {
+    let mut sim = Simulation::from_scenario(scenario, true).expect("a valid scenario");
+    sim.set_record_actions(false);
+    sim.set_fast_forward(fast_forward);
+    let (mut hash, mut scratch, mut stretches) = (TraceHash::default(), Vec::new(), 0);
+    let mut rng = SplitMix64(seed);
+    let mut until = 0;
+    while until < scenario.run_until_ms {
+        until = (until + rng.between(1, longest_ms)).min(scenario.run_until_ms);
+        while sim.advance_within(until).is_some() {
+            for event in sim.drain_trace() {
+                stretches += usize::from(matches!(event.event, Event::IdleStretchBegan { .. }));
+                hash.add_event(&event, &mut scratch);
+            }
+        }
+    }
+    let result = json(&sim.result(&scenario.name, scenario.run_until_ms));
+    (hash.hex(), result, stretches, sim.fast_forwarded().0)
+}
+
+/// An idle stretch mutes the trace's repetitions from the instant the cluster is found
+/// periodic until an action or a broker's own timer: that is the same instant whether the run
+/// then jumps or simulates every round trip, so the trace is the same, and so is the runner's.
+#[test]
+fn traced_runs_write_the_same_trace_however_they_are_driven() {
+    let (mut stretched_runs, mut jumped_runs) = (0, 0);
+    for seed in 0..40 {
+        let mut s = stretched(seed);
+        s.run_until_ms = s.run_until_ms.min(6 * 3_600_000);
+        s.actions.retain(|a| a.at_ms <= s.run_until_ms);
+        let (hash, result, stretches, none) = play_traced(&s, false, seed, u64::MAX);
+        assert_eq!(none, 0);
+        for longest_ms in [600_000, 3 * 3_600_000] {
+            let paced = play_traced(&s, true, seed, longest_ms);
+            assert_eq!(
+                (&paced.0, &paced.1),
+                (&hash, &result),
+                "seed {seed}, {longest_ms}"
+            );
+            jumped_runs += u64::from(paced.3 > 0);
+        }
+        let mut out = Vec::new();
+        run_scenario(&s, Some(&mut out)).expect("runs");
+        let mut runner = TraceHash::default();
+        runner.update(&out);
+        assert_eq!(runner.hex(), hash, "seed {seed}: the runner's trace");
+        stretched_runs += u64::from(stretches > 0);
+    }
+    println!("{stretched_runs} of 40 traces have idle stretches, {jumped_runs} runs jumped");
+    assert!(
+        stretched_runs >= 10 && jumped_runs >= 10,
+        "{stretched_runs} {jumped_runs}"
+    );
+}
+
+/// A live session on the page's defaults, advanced by a week in one call, jumps over its idle
+/// stretches (a few hundred thousand units of work, not the 15 M of every round trip) and shows
+/// what a session advanced in steps of a few minutes shows (every fetch simulated): the same
+/// trace, result and state, with a command in the middle; its trace says what was left out.
+#[test]
+fn a_live_week_in_one_call_is_the_week_in_small_steps() {
+    let live = || {
+        let setup = serde_json::json!({"name": "live", "config": {"min_insync_replicas": 2},
+            "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+            "actions": [], "run_until_ms": 0});
+        Session::new(&Scenario::from_value(&setup).expect("valid"), true).expect("a session")
+    };
+    let drive = |session: &mut Session, step_ms: u64| {
+        let mut run_for = |session: &mut Session, ms: u64| {
+            let end = session.now_ms() + ms;
+            while session.now_ms() < end {
+                let left = end - session.now_ms();
+                session.advance(left.min(step_ms), u64::MAX, false);
+            }
+        };
+        run_for(session, 1_000);
+        let produce = serde_json::json!({"action": "produce", "acks": "all",
+            "records": [{"topic": "t", "partition": 0, "count": 5}]});
+        session.command(&produce).expect("a produce");
+        run_for(session, 3 * 86_400_000);
+        session.command(&produce).expect("a produce");
+        session
+            .command(&serde_json::json!({"action": "pause_follower", "broker": 2}))
+            .expect("a pause");
+        run_for(session, 4 * 86_400_000 - 60_000);
+    };
+    let mut at_once = live();
+    drive(&mut at_once, u64::MAX);
+    let mut stepped = live();
+    drive(&mut stepped, 7 * 60_000);
+    assert_eq!(at_once.now_ms(), stepped.now_ms());
+    assert_eq!(at_once.trace_hash(), stepped.trace_hash());
+    let result = |s: &Session| serde_json::to_string(&s.result()).expect("json");
+    assert_eq!(result(&at_once), result(&stepped));
+    assert_eq!(
+        at_once.sim().clone().fast_forward_digest(),
+        stepped.sim().clone().fast_forward_digest()
+    );
+    let (jumps, skipped) = at_once.sim().fast_forwarded();
+    assert!(
+        jumps >= 2 && skipped > 6 * 86_400_000,
+        "{jumps} jumps, {skipped} ms"
+    );
+    assert_eq!(
+        stepped.sim().fast_forwarded().0,
+        0,
+        "steps too short to jump"
+    );
+    assert!(
+        at_once.sim().work_done() < 1_000_000,
+        "{}",
+        at_once.sim().work_done()
+    );
+
+    // The runner, given the exported session, writes that trace too; it says where the
+    // repetitions were left out.
+    let exported = at_once.export(false);
+    let mut out = Vec::new();
+    run_scenario(&exported, Some(&mut out)).expect("runs");
+    let mut hash = TraceHash::default();
+    hash.update(&out);
+    assert_eq!(Some(hash.hex()), at_once.trace_hash());
+    let text = String::from_utf8(out).expect("utf-8");
+    let began = text.matches(r#""event":"idle_stretch_began""#).count();
+    let ended = text.matches(r#""event":"idle_stretch_ended""#).count();
+    assert!(
+        began >= 2 && (ended == began || ended + 1 == began),
+        "{began} {ended}"
+    );
 }

@@ -167,3 +167,16 @@ test('a language tag finds its catalogue', () => {
   for (const tag of ['zh', 'zh-CN', 'zh_CN', 'ZH-cn', 'zh-Hans', 'zh-Hans-CN', 'zh-SG']) assert.equal(languageFor(tag), 'zh-CN', tag);
   for (const tag of ['en', 'en-US', 'de', 'zh-TW', 'zh-HK', 'zh-Hant', 'zh-Hant-TW', '', null, undefined, 'zhx']) assert.equal(languageFor(tag), 'en', String(tag));
 });
+
+test('every event the model traces has its own sentence in the log', () => {
+  // The variants of `enum Event` in src/kafka/trace.rs, as serde names them (snake_case).
+  const rust = readFileSync(new URL('../src/kafka/trace.rs', import.meta.url), 'utf8');
+  const body = rust.slice(rust.indexOf('pub enum Event {'), rust.indexOf('\n}\n', rust.indexOf('pub enum Event {')));
+  const events = [...body.matchAll(/^ {4}([A-Z]\w*)\b/gm)].map((m) => m[1].replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase());
+  assert.ok(events.length > 40, `found ${events.length} events`);
+  const narrate = readFileSync(new URL('../www/narrate.js', import.meta.url), 'utf8');
+  const start = narrate.indexOf('export function narrate(');
+  const sentences = narrate.slice(start, narrate.indexOf('\n}\n', start));
+  const missing = events.filter((e) => !new RegExp(`case '${e}': (return t\\(|\\{)`).test(sentences));
+  assert.deepEqual(missing, [], 'events that would be written as raw JSON');
+});

@@ -45,6 +45,7 @@ export function category(e) {
       return String(e.purgatory).toLowerCase() === 'fetch' ? 'fetch' : 'purgatory';
     case 'fetch_sent': case 'fetch_received': case 'fetch_parked': case 'fetch_response_sent':
     case 'fetch_response_received': case 'fetch_failed':
+    case 'idle_stretch_began': case 'idle_stretch_ended':
       return 'fetch';
     case 'follower_state_updated': case 'high_watermark_advanced': case 'high_watermark_held':
     case 'log_truncated':
@@ -106,6 +107,8 @@ export function narrate(e, tr) {
     case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch), isr: list(e.isr) });
     case 'became_follower': return t('became_follower', { broker: raw(e.broker), leader: raw(e.leader ?? t('became_follower.noLeader')), tp: e.tp, epoch: raw(e.leader_epoch) });
     case 'isr_updated': return t('isr_updated', { broker: raw(e.broker), isr: list(e.isr), tp: e.tp });
+    case 'idle_stretch_began': return t('idle_stretch_began', { period: e.period_ms });
+    case 'idle_stretch_ended': return t('idle_stretch_ended', { since: e.since_ms, skipped: e.at_ms - e.since_ms });
     default: return `${e.event} ${JSON.stringify(e)}`;
   }
 }

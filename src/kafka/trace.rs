@@ -248,10 +248,12 @@ pub enum Event {
         high_watermark: u64,
         bound: HwBound,
     },
+    /// No operation id: a DelayedFetch's slot in the fetch purgatory is bookkeeping that an
+    /// idle stretch's jump does not reproduce (see `src/sim/fast_forward.rs`), and no later
+    /// event names it.
     FetchParked {
         leader: BrokerId,
         follower: BrokerId,
-        op: OpId,
         max_wait_ms: u64,
     },
     FetchResponseSent {
@@ -340,12 +342,29 @@ pub enum Event {
         isr: Vec<BrokerId>,
         partition_epoch: u32,
     },
+
+    // --- Idle stretches (the simulation's, not Kafka's) ----------------------------------
+    /// The cluster was found to repeat itself every `period_ms` (follower long-polls that find
+    /// nothing, ISR checks that find everyone caught up): the trace leaves those repetitions out
+    /// from here until something else happens (`src/sim/fast_forward.rs`).
+    IdleStretchBegan {
+        period_ms: u64,
+    },
+    /// Something other than a repetition is about to happen: the stretch that began at
+    /// `since_ms` ends, and the trace writes every event again.
+    IdleStretchEnded {
+        since_ms: u64,
+        period_ms: u64,
+    },
 }
 
-/// Collects events when enabled; costs one branch when not.
+/// Collects events when enabled; costs one branch when not. Muted (during an idle stretch), it
+/// records nothing and numbers nothing, as if the repetitions had not happened: a run that
+/// simulates them and one that jumps over them write the same trace.
 #[derive(Debug, Default)]
 pub struct Trace {
     enabled: bool,
+    muted: bool,
     next_id: u64,
     events: Vec<TraceEvent>,
 }
@@ -361,6 +380,7 @@ impl Clone for Trace {
         );
         Trace {
             enabled: self.enabled,
+            muted: self.muted,
             next_id: self.next_id,
             events: Vec::new(),
         }
@@ -371,6 +391,7 @@ impl Trace {
     pub fn new(enabled: bool) -> Self {
         Trace {
             enabled,
+            muted: false,
             next_id: 1,
             events: Vec::new(),
         }
@@ -380,7 +401,13 @@ impl Trace {
         self.enabled
     }
 
-    /// Records the event built by `make` (only called when enabled) and returns its id.
+    /// Mutes or unmutes the trace (see [`Trace`]).
+    pub fn set_muted(&mut self, muted: bool) {
+        self.muted = muted;
+    }
+
+    /// Records the event built by `make` (only called when enabled and not muted) and returns
+    /// its id.
     #[inline]
     pub fn emit(
         &mut self,
@@ -388,7 +415,7 @@ impl Trace {
         cause: Option<EventId>,
         make: impl FnOnce() -> Event,
     ) -> Option<EventId> {
-        if !self.enabled {
+        if !self.enabled || self.muted {
             return None;
         }
         let id = EventId(self.next_id);

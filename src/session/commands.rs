@@ -199,7 +199,7 @@ impl Session {
         let from = self.checkpoints.to_replay(at_ms);
         self.history.rewind(from.from_ms, from.derived.clone());
         let mut sim = from.sim.clone();
-        while sim.step_within(at_ms).is_some() {
+        while sim.advance_within(at_ms).is_some() {
             let events = sim.drain_trace();
             self.history.observe(&events);
         }

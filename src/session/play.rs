@@ -23,7 +23,7 @@ impl Session {
     /// `None` when nothing is left by then (the clock then moves to `until_ms`).
     pub(super) fn step_frontier(&mut self, until_ms: u64) -> Option<Vec<TraceEvent>> {
         let until_ms = until_ms.min(self.horizon_ms);
-        self.frontier.step_within(until_ms)?;
+        self.frontier.advance_within(until_ms)?;
         let events = self.frontier.drain_trace();
         self.history.observe(&events);
         self.checkpoints
@@ -40,7 +40,7 @@ impl Session {
         if let Some(head) = self.head.as_mut() {
             if head.now_ms() < frontier_ms {
                 let stepped = head
-                    .step_within(until_ms.min(frontier_ms))
+                    .advance_within(until_ms.min(frontier_ms))
                     .map(|_| head.drain_trace());
                 if head.now_ms() >= frontier_ms {
                     self.head = None;
@@ -161,7 +161,7 @@ impl Session {
             let c = self.checkpoints.starting_before(end)?;
             let mut sim = c.sim.clone();
             let mut latest = None;
-            while let Some(t) = sim.step_within(end - 1) {
+            while let Some(t) = sim.advance_within(end - 1) {
                 if !sim.drain_trace().is_empty() {
                     latest = Some(t);
                 }
@@ -200,7 +200,7 @@ impl Session {
 
     fn run_head_to(&mut self, target: u64) {
         let head = self.head.as_mut().expect("a head behind the frontier");
-        while head.step_within(target).is_some() {
+        while head.advance_within(target).is_some() {
             self.recent.push(head.drain_trace());
         }
         self.breakpoints.sync(head);

@@ -28,7 +28,7 @@ impl Session {
             return Some(story.events);
         }
         let mut sim = self.checkpoints.to_replay(received_ms).sim.clone();
-        while sim.step_within(now).is_some() {
+        while sim.advance_within(now).is_some() {
             story.instant(sim.drain_trace());
             if story.finished {
                 break;

@@ -33,6 +33,7 @@
 
 use super::queue::{Placed, Scheduled};
 use super::Simulation;
+use crate::kafka::trace::Event;
 
 use super::meter::{self, MAX_IDLE_PERIOD_MS as MAX_PERIOD_MS};
 
@@ -51,6 +52,26 @@ struct Probe {
     fetch_clocks: Vec<u64>,
 }
 
+/// A check that found the cluster periodic, from which a jump can start until the next instant
+/// runs: how far depends on the caller's `until_ms`, which the check does not know.
+#[derive(Clone)]
+struct Confirmed {
+    check_ms: u64,
+    period_ms: u64,
+    /// Which clocks move (in `visit_clocks` order) and which brokers' fetch timers.
+    moving: Vec<bool>,
+    fetch_moving: Vec<bool>,
+}
+
+/// The idle stretch a traced run is in: its repetitions are muted.
+#[derive(Clone, Copy)]
+struct Stretch {
+    since_ms: u64,
+    period_ms: u64,
+    /// When a broker's own timer may do something other than a repetition.
+    horizon_ms: u64,
+}
+
 /// The fast-forward's own state, kept by the simulation.
 #[derive(Clone)]
 pub(super) struct FastForward {
@@ -58,6 +79,8 @@ pub(super) struct FastForward {
     probe: Option<Probe>,
     next_try_ms: u64,
     retry_ms: u64,
+    confirmed: Option<Confirmed>,
+    stretch: Option<Stretch>,
     /// What it has done: jumps made and simulated milliseconds skipped.
     pub(super) jumps: u64,
     pub(super) skipped_ms: u64,
@@ -70,6 +93,8 @@ impl Default for FastForward {
             probe: None,
             next_try_ms: 0,
             retry_ms: 0,
+            confirmed: None,
+            stretch: None,
             jumps: 0,
             skipped_ms: 0,
         }
@@ -77,11 +102,11 @@ impl Default for FastForward {
 }
 
 impl Simulation {
-    /// Turns the idle fast-forward on (the default) or off. Off, every round trip is simulated;
-    /// the results are the same either way (tests compare them).
+    /// Turns the jumps on (the default) or off. Off, every round trip is simulated; the results
+    /// and the trace are the same either way (tests compare them).
     pub fn set_fast_forward(&mut self, on: bool) {
         self.fast_forward.enabled = on;
-        self.fast_forward.probe = None;
+        self.fast_forward.confirmed = None;
     }
 
     /// How many jumps the fast-forward made, and how many simulated milliseconds they skipped.
@@ -89,40 +114,95 @@ impl Simulation {
         (self.fast_forward.jumps, self.fast_forward.skipped_ms)
     }
 
-    /// Called between two steps, when everything up to now has run and nothing is due before
-    /// the next event, by a caller that will run the simulation up to `until_ms`: probes, checks,
-    /// or jumps (see the module's documentation).
-    pub(super) fn fast_forward_idle(&mut self, until_ms: u64) {
-        if !self.fast_forward.enabled || self.trace.enabled() || !self.started {
+    /// Called as an instant begins, before its actions: an idle stretch ends when an action or
+    /// a broker's own timer comes due (the trace writes every event again from here).
+    pub(super) fn idle_instant_begins(&mut self, at_ms: u64) {
+        self.fast_forward.confirmed = None;
+        let Some(stretch) = self.fast_forward.stretch else {
+            return;
+        };
+        let action_due = self
+            .pending_actions
+            .front()
+            .is_some_and(|a| a.at_ms <= at_ms);
+        if at_ms < stretch.horizon_ms && !action_due {
             return;
         }
-        let Some(next) = self.next_event_ms() else {
+        self.fast_forward.stretch = None;
+        self.trace.set_muted(false);
+        self.trace.emit(at_ms, None, || Event::IdleStretchEnded {
+            since_ms: stretch.since_ms,
+            period_ms: stretch.period_ms,
+        });
+        // Probing starts afresh, as it would in a run that never jumped.
+        let ff = &mut self.fast_forward;
+        ff.probe = None;
+        ff.retry_ms = 0;
+        ff.next_try_ms = at_ms;
+    }
+
+    /// Called when an instant has run, everything in it done: probes, or checks a probe whose
+    /// period has passed (nothing is scheduled before its end). Looks only at the cluster, never
+    /// at the actions to come or at how far the caller runs, so that the trace is the same
+    /// whoever drives the run and however far each call goes.
+    pub(super) fn idle_instant_ended(&mut self, at_ms: u64) {
+        if !self.fast_forward.enabled && !self.trace.enabled() {
+            return;
+        }
+        let Some(next) = self.agenda.next_at_ms() else {
             return; // nothing scheduled at all: the clock jumps by itself
         };
         if let Some(probe) = &self.fast_forward.probe {
             let check_ms = probe.at_ms + probe.period_ms;
             if next > check_ms {
                 let probe = self.fast_forward.probe.take().expect("checked");
-                self.check_probe(probe, check_ms, until_ms);
+                self.check_probe(probe, check_ms);
             }
             return;
         }
-        if self.now_ms >= self.fast_forward.next_try_ms {
-            self.take_probe(until_ms);
+        if at_ms >= self.fast_forward.next_try_ms {
+            self.take_probe(at_ms);
         }
     }
 
-    fn take_probe(&mut self, until_ms: u64) {
-        let now = self.now_ms;
+    /// Called between two instants by a caller that will run the simulation up to `until_ms`:
+    /// jumps from a confirmed check as far as whole periods go, landing an ISR check period
+    /// before the next action, broker timer or `until_ms`.
+    pub(super) fn fast_forward_idle(&mut self, until_ms: u64) {
+        let Some(c) = self.fast_forward.confirmed.take() else {
+            return;
+        };
+        let action = self.pending_actions.front().map_or(u64::MAX, |a| a.at_ms);
+        let horizon = self
+            .idle_horizon_ms(c.check_ms, Some(&c.fetch_moving))
+            .min(action)
+            .min(until_ms.saturating_add(1));
+        // The jump lands a whole ISR check period before the horizon, so that the checks it
+        // moves come before anything that is not a repetition.
+        let room = horizon.saturating_sub(c.check_ms + 1 + self.isr_check_period_ms());
+        let delta_ms = room / c.period_ms * c.period_ms;
+        if delta_ms == 0 || c.check_ms + delta_ms < self.now_ms {
+            self.fast_forward.confirmed = Some(c); // a later call may go further
+            return;
+        }
+        self.jump(c.check_ms, delta_ms, &c.moving, &c.fetch_moving);
+        let ff = &mut self.fast_forward;
+        ff.probe = None;
+        ff.retry_ms = 0;
+        ff.next_try_ms = self.now_ms + c.period_ms;
+    }
+
+    fn take_probe(&mut self, at_ms: u64) {
         let probe = self.idle_period_ms().and_then(|period_ms| {
-            // Worth it only with room for the check and at least one period to skip.
-            let horizon = self.idle_horizon_ms(now, until_ms, None)?;
-            if horizon <= now + 3 * period_ms + self.isr_check_period_ms() {
+            // Worth it only with room for the check and at least one period to skip before a
+            // broker's own timer.
+            let horizon = self.idle_horizon_ms(at_ms, None);
+            if horizon <= at_ms + 3 * period_ms + self.isr_check_period_ms() {
                 return None;
             }
-            let (shape, clocks, fetch_clocks) = self.idle_reading(now)?;
+            let (shape, clocks, fetch_clocks) = self.idle_reading(at_ms)?;
             Some(Probe {
-                at_ms: now,
+                at_ms,
                 period_ms,
                 shape,
                 clocks,
@@ -144,9 +224,9 @@ impl Simulation {
         ff.next_try_ms = self.now_ms + ff.retry_ms;
     }
 
-    /// The cluster is now as it was at `check_ms`: compare with the probe; if it repeated, jump.
-    /// Either way the reading becomes the next probe, so a long idle stretch is checked once.
-    fn check_probe(&mut self, probe: Probe, check_ms: u64, until_ms: u64) {
+    /// The cluster is now as it was at `check_ms`: compare with the probe. Either way the
+    /// reading becomes the next probe, so a long idle stretch is checked once a period.
+    fn check_probe(&mut self, probe: Probe, check_ms: u64) {
         let Some((shape, clocks, fetch_clocks)) = self.idle_reading(check_ms) else {
             return self.back_off();
         };
@@ -159,20 +239,13 @@ impl Simulation {
         let repeated = shape == probe.shape && period_now == period;
         let moving = classify(&probe.clocks, &clocks, period).filter(|_| repeated);
         let fetch_moving = classify(&probe.fetch_clocks, &fetch_clocks, period);
-        let horizon = fetch_moving
-            .as_deref()
-            .and_then(|f| self.idle_horizon_ms(check_ms, until_ms, Some(f)));
-        if let (Some(moving), Some(fetch_moving), Some(horizon)) = (moving, fetch_moving, horizon) {
-            // The jump lands a whole ISR check period before the horizon, so that the checks it
-            // moves come before anything that is not a repetition.
-            let room = horizon.saturating_sub(check_ms + 1 + self.isr_check_period_ms());
-            let periods = room / period;
-            if periods > 0 {
-                self.jump(check_ms, periods * period, &moving, &fetch_moving);
-                self.fast_forward.retry_ms = 0;
-                self.fast_forward.next_try_ms = self.now_ms + period;
-                return;
-            }
+        if let (Some(moving), Some(fetch_moving)) = (moving, fetch_moving) {
+            self.idle_confirmed(Confirmed {
+                check_ms,
+                period_ms: period,
+                moving,
+                fetch_moving,
+            });
         }
         self.fast_forward.probe = Some(Probe {
             at_ms: check_ms,
@@ -181,6 +254,32 @@ impl Simulation {
             clocks,
             fetch_clocks,
         });
+    }
+
+    /// The cluster repeats itself: a traced run enters an idle stretch (when at least a period
+    /// of repetitions lies ahead), and a caller may jump.
+    fn idle_confirmed(&mut self, c: Confirmed) {
+        let horizon_ms = self.idle_horizon_ms(c.check_ms, Some(&c.fetch_moving));
+        let period_ms = c.period_ms;
+        if self.fast_forward.stretch.is_none()
+            && self.trace.enabled()
+            && horizon_ms > c.check_ms + period_ms
+        {
+            let since_ms = self.now_ms;
+            self.trace
+                .emit(since_ms, None, || Event::IdleStretchBegan { period_ms });
+            self.trace.set_muted(true);
+            // What is in flight was sent by events a run that jumps would not number alike.
+            self.agenda.forget_causes();
+            self.fast_forward.stretch = Some(Stretch {
+                since_ms,
+                period_ms,
+                horizon_ms,
+            });
+        }
+        if self.fast_forward.enabled {
+            self.fast_forward.confirmed = Some(c);
+        }
     }
 
     /// The cluster's state as numbers, times absolute, for tests that compare a run with the
@@ -240,23 +339,18 @@ impl Simulation {
         meter::idle_period_ms(&self.config, coarsest)
     }
 
-    /// The earliest time after `origin_ms` at which something that is not a repetition may
-    /// happen: an action, a broker's own timer
-    /// ([`crate::kafka::broker::Broker::idle_horizon_ms`]; the fetch timers that stay count
-    /// once `fetch_moving` says which move), or the end of the run.
-    fn idle_horizon_ms(
-        &self,
-        origin_ms: u64,
-        until_ms: u64,
-        fetch_moving: Option<&[bool]>,
-    ) -> Option<u64> {
-        let action = self.pending_actions.front().map(|a| a.at_ms);
-        let brokers = self.brokers.iter().enumerate().filter_map(|(i, b)| {
-            let stays = fetch_moving.is_some_and(|m| !m[i]);
-            b.idle_horizon_ms(origin_ms, stays)
-        });
-        let end = until_ms.checked_add(1)?;
-        Some(brokers.chain(action).fold(end, u64::min))
+    /// The earliest time after `origin_ms` at which a broker's own timer may do something that
+    /// is not a repetition ([`crate::kafka::broker::Broker::idle_horizon_ms`]; the fetch timers
+    /// that stay count once `fetch_moving` says which move); `u64::MAX` if none will.
+    fn idle_horizon_ms(&self, origin_ms: u64, fetch_moving: Option<&[bool]>) -> u64 {
+        self.brokers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let stays = fetch_moving.is_some_and(|m| !m[i]);
+                b.idle_horizon_ms(origin_ms, stays)
+            })
+            .fold(u64::MAX, u64::min)
     }
 
     /// The cluster written out at `origin_ms` (see the module's documentation), or `None` if it
@@ -267,10 +361,8 @@ impl Simulation {
             return None;
         }
         let rel = |t: u64| t.wrapping_sub(origin_ms);
-        let mut shape = vec![
-            self.requests.len() as u64,
-            self.pending_actions.len() as u64,
-        ];
+        // Not the actions to come: a person's next one is not known in advance.
+        let mut shape = vec![self.requests.len() as u64];
         // The agenda's fetches and answers and the parked fetches' timeouts, merged in the order
         // they will run.
         let mut timeline: Vec<(u64, u64, Vec<u64>)> = Vec::new();

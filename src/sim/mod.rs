@@ -17,10 +17,6 @@
 pub mod action;
 mod actions;
 mod dispatch;
-#[cfg(not(target_arch = "wasm32"))]
-mod fast_forward;
-#[cfg(target_arch = "wasm32")]
-#[path = "fast_forward_off.rs"]
 mod fast_forward;
 pub mod invariants;
 pub mod meter;
@@ -105,8 +101,7 @@ pub struct Simulation {
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
     started: bool,
-    /// The idle fast-forward's probe and counts (see `fast_forward`; nothing in the .wasm).
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    /// The idle fast-forward's probe, stretch and counts (see `fast_forward`).
     fast_forward: fast_forward::FastForward,
 }
 
@@ -272,6 +267,7 @@ impl Simulation {
         if !self.started {
             self.start();
         }
+        self.idle_instant_begins(at_ms);
         while self
             .pending_actions
             .front()
@@ -304,6 +300,7 @@ impl Simulation {
                 }
             }
         }
+        self.idle_instant_ended(at_ms);
     }
 
     /// The first half of the reaper step of every broker whose reaper wakes now: the timing

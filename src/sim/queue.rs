@@ -237,6 +237,16 @@ impl Agenda {
             .collect()
     }
 
+    /// Forgets which trace event scheduled each item (an idle stretch begins: see
+    /// `fast_forward`). The order is kept: it is the entries' place, not their cause.
+    pub fn forget_causes(&mut self) {
+        let mut heap = std::mem::take(&mut self.heap).into_vec();
+        for entry in heap.iter_mut().chain(self.in_order.iter_mut()) {
+            entry.cause = None;
+        }
+        self.heap = BinaryHeap::from(heap);
+    }
+
     /// Puts an item back at the place it names, which no other item may hold. Items put back in
     /// processing order keep the network's deliveries in their FIFO lane.
     pub fn put_back(&mut self, item: Placed) {

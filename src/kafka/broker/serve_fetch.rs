@@ -240,7 +240,7 @@ impl Broker {
             // states appends nothing and changes no leadership.
             parking_after_empty_read: true,
         };
-        let (op_id, _) = self.fetch_purgatory.try_complete_else_watch_ordered(
+        self.fetch_purgatory.try_complete_else_watch_ordered(
             op,
             &self.watch_keys,
             now_ms,
@@ -251,7 +251,6 @@ impl Broker {
         ctx.emit(received, || Event::FetchParked {
             leader,
             follower,
-            op: op_id,
             max_wait_ms,
         });
     }
