@@ -45,10 +45,9 @@ export function category(e) {
       return String(e.purgatory).toLowerCase() === 'fetch' ? 'fetch' : 'purgatory';
     case 'fetch_sent': case 'fetch_received': case 'fetch_parked': case 'fetch_response_sent':
     case 'fetch_response_received': case 'fetch_failed':
-    case 'idle_stretch_began': case 'idle_stretch_ended':
       return 'fetch';
     case 'follower_state_updated': case 'high_watermark_advanced': case 'high_watermark_held':
-    case 'log_truncated':
+    case 'log_truncated': case 'idle_stretch_began': case 'idle_stretch_ended':
       return 'replication';
     default:
       return 'isr';

@@ -25,11 +25,19 @@
 //!   slots, the schedule's sequence numbers, the fetch purgatory's purge count) keep their values;
 //!   only their order matters, which a jump keeps. The work meter counts the work done, so a
 //!   jump costs what it touches.
-//! - **When**: only with the trace off (a traced run writes every event), and only while the ISR
-//!   check period is longer than the fetch wait and the network delay.
+//! - **When**: only while the ISR check period is longer than the fetch wait and the network
+//!   delay, and only as far as the caller runs (`fast_forward_idle`'s `until_ms`).
 //!
-//! The page's sessions trace, so they never jump, and the .wasm is built without this module
-//! (`fast_forward_off.rs` stands in); the runner, the tests and the benches jump.
+//! The trace, and why it does not depend on the jumps. Probes and checks run at the end of each
+//! instant and read only the cluster: not the actions to come (a person's next one is not known
+//! in advance) and not how far the caller runs. A check that finds the cluster periodic opens an
+//! *idle stretch* in a traced run: an `idle_stretch_began` event, then nothing (the trace is
+//! muted, numbering nothing) until an action or a broker's own timer comes due, where
+//! `idle_stretch_ended` says what was left out. Whether the run then jumps (far) or simulates each
+//! round trip (small steps), the same events are written, numbered alike: the agenda forgets its
+//! causes as a stretch begins, and no event names what a jump does not reproduce (operation
+//! slots). So the page's sessions, the runner and the tests all jump, and a session advanced by a
+//! week in one call writes the trace that one advanced in steps of a frame writes.
 
 use super::queue::{Placed, Scheduled};
 use super::Simulation;

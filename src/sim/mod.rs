@@ -11,8 +11,8 @@
 //! - `invariants`: the checker tests run after every step;
 //! - `meter`: what the work meter charges, and the idle fast-forward's period (the runner's
 //!   budget, `scenario::budget`, estimates a run in these units);
-//! - `fast_forward`: skipping idle stretches by whole periods (native only; the .wasm builds
-//!   `fast_forward_off.rs` instead).
+//! - `fast_forward`: skipping idle stretches by whole periods, and muting their repetitions in
+//!   the trace.
 
 pub mod action;
 mod actions;

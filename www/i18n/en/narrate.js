@@ -74,7 +74,7 @@ export default {
   'log.became_follower.noLeader': 'no leader',
   'log.isr_updated': 'broker {broker} applied ISR {isr} for {tp}',
   'log.idle_stretch_began': 'the cluster repeats itself every {period} ms (fetches that find nothing new, ISR checks that find every replica caught up): the log leaves those out until something else happens',
-  'log.idle_stretch_ended': 'something other than a repetition comes: the log left out {skipped} ms of repetitions, from {since} ms on',
+  'log.idle_stretch_ended': 'the idle stretch ends (an action or a timer comes due): the log left out {skipped} ms of repetitions, from {since} ms on',
 
   'why.expired': 'its timer fired at {at} ms before every partition reached its required offset',
   'why.first_try': 'the HW already covered the required offset when tryCompleteElseWatch checked (first try)',

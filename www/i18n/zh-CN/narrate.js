@@ -73,7 +73,7 @@ export default {
   'log.became_follower.noLeader': '无 leader',
   'log.isr_updated': 'broker {broker} 为 {tp} 应用了 ISR {isr}',
   'log.idle_stretch_began': '集群每 {period} ms 重复一次（fetch 没有新数据，ISR 检查发现每个副本都已跟上）：日志略去这些重复，直到发生别的事情',
-  'log.idle_stretch_ended': '重复之外的事情到来：日志略去了从 {since} ms 起 {skipped} ms 的重复',
+  'log.idle_stretch_ended': '空闲阶段结束（一个操作或定时器到期）：日志略去了从 {since} ms 起 {skipped} ms 的重复',
 
   'why.expired': '它的定时器在 {at} ms 触发，那时还有分区没到达所需的 offset',
   'why.first_try': 'tryCompleteElseWatch 检查时 HW 已经覆盖了所需的 offset（第一次尝试）',
