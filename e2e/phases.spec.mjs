@@ -4,6 +4,10 @@
 // where the model answers as the strip said. In an embed showing only the view, too.
 import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
 
+// Three full sweeps of 15,000 runs each in the page: 75-110 s in CI with the .wasm at opt-level
+// "s" (docs/benchmarks.md, "Stop 43"), over the runner's default of 120 s for one spec.
+export const timeoutMs = 240000;
+
 export default async function phasesSpec(ctx) {
   const { page, errors } = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${ctx.baseURL}?scenario=s02-stalled-follower-times-out`, { waitUntil: 'load' });
