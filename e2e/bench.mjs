@@ -15,8 +15,9 @@
 //   BENCH_ONLY=tti,frames,compare,workload,boundary,clock,phases   run some parts only (compare: the
 //   frame bench with a what-if beside the run, both runs 10,000 requests waiting; goals: a frame
 //   median <= 8 ms, a seek in the comparison median <= 50 ms)
-//   (phases: the Phases view sweeping x12, s10 and s13 on the page: its wall time and the script
-//   time of each animation frame while it runs; goal <= 8 ms a frame)
+//   (phases: the Phases view sweeping x12, s10 and s13 on the page: its wall time, the script
+//   time of each animation frame while it runs (goal <= 8 ms a frame), the time between frames and
+//   how long a timer queued meanwhile waits; BENCH_PHASES_PLAYING=1 plays the run meanwhile)
 //   BENCH_N=10000 BENCH_PARTITIONS=100 BENCH_SECONDS=5   the frame bench's load
 //   BENCH_FRESH=1   the frame bench takes a fresh snapshot every frame (as if the model changed)
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=7                  the workload's size and rounds
@@ -202,20 +203,24 @@ async function boundary(browser, base) {
 
 /**
  * The Phases view sweeping a curated scenario's ISR-check period on the full page, in its frames:
- * the wall time to all phases, and the script time of each animation frame meanwhile (every rAF
- * callback of the frame timed, the element's clock loop included).
+ * the wall time to all phases, and meanwhile the script time of each animation frame (every rAF
+ * callback of the frame timed, the element's clock loop included) and the time between frames
+ * (the sweep runs in tasks between them: a frame it delays shows there).
  */
 async function phases(browser, base) {
+  const playing = process.env.BENCH_PHASES_PLAYING === '1';
   for (const name of ['x12-stalled-follower-race-on-kafka-defaults', 's10-multi-partition-request', 's13-idle-stalled-follower-never-shrinks']) {
     const { page, context, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     await page.addInitScript(() => {
       const raf = window.requestAnimationFrame.bind(window);
       window.__frameMs = [];
+      window.__frameTs = [];
       let frame = null;
       window.requestAnimationFrame = (cb) => raf((ts) => {
         if (frame?.ts !== ts) {
           if (frame) window.__frameMs.push(frame.ms);
           frame = { ts, ms: 0 };
+          window.__frameTs.push(ts);
         }
         const t = performance.now();
         try { cb(ts); } finally { frame.ms += performance.now() - t; }
@@ -223,23 +228,35 @@ async function phases(browser, base) {
     });
     await page.goto(`${base}?scenario=${name}`, { waitUntil: 'load' });
     await page.waitForSelector('purgatory-playground[ready]', { state: 'attached', timeout: 30000 });
-    const r = await page.evaluate(async () => {
+    const r = await page.evaluate(async (playing) => {
       const el = document.querySelector('purgatory-playground');
       while (!el.app.phases) await new Promise((res) => setTimeout(res, 20));
-      el.app.playback.setPlaying(false); // the sweep alone in the frames
+      el.app.playback.setPlaying(playing); // by default the sweep alone in the frames
       const panel = el.shadowRoot.querySelector('.panel.phases');
       window.__frameMs.length = 0;
+      window.__frameTs.length = 0;
       const t0 = performance.now();
       panel.scrollIntoView();
       const progress = () => el.shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? '';
-      while (!/^all /.test(progress())) await new Promise((res) => requestAnimationFrame(res));
-      return { wall: performance.now() - t0, frames: [...window.__frameMs], text: progress() };
-    });
+      // How long a task queued now waits (a timer: input comes before it, so this is the worse case).
+      const waits = [];
+      while (!/^all /.test(progress())) {
+        const t = performance.now();
+        await new Promise((res) => setTimeout(res, 0));
+        waits.push(performance.now() - t);
+      }
+      const ts = window.__frameTs;
+      return { wall: performance.now() - t0, frames: [...window.__frameMs], gaps: ts.slice(1).map((t, i) => t - ts[i]), waits, text: progress() };
+    }, playing);
     await context.close();
     if (errors.length) throw new Error(`phases ${name}: ${errors.join('; ')}`);
     const f = [...r.frames].sort((a, b) => a - b);
-    const q = (p) => f[Math.min(f.length - 1, Math.floor(p * f.length))].toFixed(1);
-    console.log(`phases ${name}: ${r.text} in ${(r.wall / 1000).toFixed(2)} s wall, ${f.length} frames; script ms a frame: median ${q(0.5)}, p95 ${q(0.95)}, max ${f.at(-1).toFixed(1)} (goal <= 8)`);
+    const g = [...r.gaps].sort((a, b) => a - b);
+    const w = [...r.waits].sort((a, b) => a - b);
+    const q = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(1);
+    console.log(`phases ${name}${playing ? ', playing' : ''}: ${r.text} in ${(r.wall / 1000).toFixed(2)} s wall, ${f.length} frames (${(f.length / (r.wall / 1000)).toFixed(1)} fps); `
+      + `script ms a frame: median ${q(f, 0.5)}, p95 ${q(f, 0.95)}, max ${f.at(-1).toFixed(1)} (goal <= 8); ms between frames: median ${q(g, 0.5)}, p95 ${q(g, 0.95)}, max ${g.at(-1).toFixed(1)}; `
+      + `ms a timer waits: median ${q(w, 0.5)}, p99 ${q(w, 0.99)}, max ${w.at(-1).toFixed(1)}`);
   }
 }
 

@@ -1,5 +1,6 @@
 //! The sweep at the boundary (`PhaseSweep`): a scenario run at every phase of a beat, a slice at
-//! a time, so that the page's Phases view fills within its frames (crate::sweep does the work).
+//! a time, so that the page's Phases view fills in short tasks between its frames (crate::sweep
+//! does the work).
 
 use wasm_bindgen::prelude::*;
 
