@@ -1,7 +1,8 @@
 // The Phases view: s02's one request swept over every phase of the leader's ISR check, the strip
 // split exactly as the runner's `purgatory sweep` splits it (REQUEST_TIMED_OUT at φ 0 and
 // 990-14,999, NONE at 1-989), this run's φ = 7,300 marked; a segment opens the run at its phase,
-// where the model answers as the strip said. In an embed showing only the view, too.
+// where the model answers as the strip said. A trap in the sweep rebuilds the session and sweeps
+// anew. In an embed showing only the view, too.
 import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
 
 // Three full sweeps of 15,000 runs each in the page: 75-110 s in CI with the .wasm at opt-level
@@ -32,6 +33,27 @@ export default async function phasesSpec(ctx) {
   const p1 = await onPlayground(page, (el) => { el.app.playback.seek(60000); return JSON.parse(el.app.sim.result()).responses[0]; });
   ctx.assert(p1.responded_ms === 30505 && p1.partitions[0].error === 'NONE', `at φ = 495 p1 succeeds at the shrink's commit: ${JSON.stringify(p1)}`);
   ctx.assertNoErrors(errors, 'phases on the page');
+
+  // The sweep shares the session's module instance: a trap in it (its step throws as a trapped
+  // handle does) rebuilds the session, as a trap anywhere does, and the view sweeps anew on the
+  // fresh instance.
+  const recovered = page.evaluate(() => new Promise((resolve) => document.querySelector('purgatory-playground').addEventListener('recovered', (e) => resolve(e.detail), { once: true })));
+  const modelBefore = await onPlayground(page, (el) => {
+    const view = el.app.phases;
+    view.restart();
+    view.sweep.step = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    window.__modelBefore = el.app.model;
+    return view.sweep.phasesDone;
+  });
+  await recovered;
+  await waitText(page, '.notices', /Recovered: the session was rebuilt/);
+  await waitText(page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
+  const fresh = await onPlayground(page, (el) => el.app.model !== window.__modelBefore && el.app.phases.sweep?.phasesDone === 15000);
+  ctx.assert(modelBefore === 0 && fresh, `the sweep ran again to its end on a fresh instance: ${modelBefore}, ${fresh}`);
+  const segmentsAfter = await page.$$eval('.panel.phases .seg', (els) => els.length);
+  ctx.assert(segmentsAfter === 3, `the strip after the rebuild: ${segmentsAfter} segments`);
+  const unexpected = errors.filter((e) => !/the model trapped; rebuilding the session/.test(e));
+  ctx.assertNoErrors(unexpected, 'phases after a trap in the sweep');
 
   // An embed with only the view (its chunk imported on demand).
   const embed = await ctx.openPage({ viewport: { width: 700, height: 500 } });

@@ -227,6 +227,7 @@ export class PlaygroundApp {
       this.history.reset();
       this.ingest();
       this.refresh();
+      this.phases?.restart(); // its sweep, on the instance that trapped, is dead too
       // A what-if's second run shared the instance that trapped: it is opened again on this one.
       const change = this.comparison?.change;
       if (change) {

@@ -6,6 +6,7 @@
 // the strips redrawn at most once a frame; a segment is a button that opens the run at that phase.
 import { html } from '../html.js';
 import { patch } from './dom.js';
+import { isTrap } from '../wasm-module.js';
 
 /** Wall ms of sweeping per task. Between tasks the browser renders a frame when one is due and
  * handles input, so nothing waits longer than this for the sweep; back to back, the tasks keep the
@@ -90,14 +91,25 @@ export class PhasesView {
   work() {
     if (!this.sweep || !this.body.isConnected || !this.visible) return;
     const t0 = performance.now();
-    let done = this.sweep.done;
+    let done = false;
     let slice = 0; // how long the last slice took: the next one starts only if it fits too
-    while (!done && performance.now() - t0 + slice < TASK_BUDGET_MS) {
-      const t = performance.now();
-      done = this.sweep.step(this.perStep);
-      slice = performance.now() - t;
-      // Slices sized to about a millisecond each: a long scenario takes a few phases per slice.
-      this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep / Math.max(0.05, slice))));
+    try {
+      done = this.sweep.done;
+      while (!done && performance.now() - t0 + slice < TASK_BUDGET_MS) {
+        const t = performance.now();
+        done = this.sweep.step(this.perStep);
+        slice = performance.now() - t;
+        // Slices sized to about a millisecond each: a long scenario takes a few phases per slice.
+        this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep / Math.max(0.05, slice))));
+      }
+    } catch (e) {
+      // The sweep shares the session's module instance: a trap in it is the session's too. The
+      // app rebuilds on a fresh instance and then sweeps anew (`recover`); its handle is dead.
+      this.sweep = null;
+      if (isTrap(e)) this.app.recover(e);
+      else this.error = String(e?.message ?? e);
+      this.drawSoon();
+      return;
     }
     this.drawSoon();
     if (!done) this.loop();
