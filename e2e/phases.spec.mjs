@@ -2,7 +2,8 @@
 // split exactly as the runner's `purgatory sweep` splits it (REQUEST_TIMED_OUT at φ 0 and
 // 990-14,999, NONE at 1-989), this run's φ = 7,300 marked; a segment opens the run at its phase,
 // where the model answers as the strip said. A trap in the sweep rebuilds the session and sweeps
-// anew. In an embed showing only the view, too.
+// anew. The heartbeats' beat splits a fencing race the ISR check's does not. In an embed showing
+// only the view, too.
 import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
 
 // Three full sweeps of 15,000 runs each in the page: 75-110 s in CI with the .wasm at opt-level
@@ -54,6 +55,42 @@ export default async function phasesSpec(ctx) {
   ctx.assert(segmentsAfter === 3, `the strip after the rebuild: ${segmentsAfter} segments`);
   const unexpected = errors.filter((e) => !/the model trapped; rebuilding the session/.test(e));
   ctx.assertNoErrors(unexpected, 'phases after a trap in the sweep');
+
+  // The heartbeats' beat: s14 with p1's timeout at 8,500 ms races the crashed follower's fencing.
+  // The runner's `purgatory sweep FILE --phase heartbeat` splits it: NONE for φ 0-496 and
+  // 1,000-1,999, REQUEST_TIMED_OUT at 9,500 for φ 497-999 (the ISR check's beat: NONE at every φ).
+  const opened = await onPlayground(page, async (el) => {
+    const doc = JSON.parse(el.app.sim.exportSession(false));
+    const s14 = { ...doc, name: 'heartbeat-race', config: { brokers: 3, min_insync_replicas: 2 }, phases: undefined, story: undefined, session: undefined,
+      topics: [{ name: 't', partitions: 1, replication_factor: 3 }], run_until_ms: 20000,
+      actions: [{ at_ms: 1000, action: 'crash_broker', broker: 2 }, { at_ms: 1000, action: 'produce', id: 'p1', acks: -1, timeout_ms: 8500, records: [{ topic: 't', partition: 0, count: 10 }] }] };
+    return el.app.open({ text: JSON.stringify(s14), label: 'heartbeat race' }, { play: false });
+  });
+  ctx.assert(!opened, `the heartbeat race opens: ${opened}`);
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  await waitText(page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
+  ctx.assert(await page.textContent('.panel.phases .phase-list') !== null && /the same at every phase/.test(await page.textContent('.panel.phases .phase-list')), 'over the ISR check, p1 is the same at every phase');
+  await page.click('[data-testid="phase-beat-heartbeat"]');
+  await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  const hb = await page.$$eval('.panel.phases .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
+  ctx.assert(JSON.stringify(hb) === JSON.stringify([
+    'p1: NONE for φ 0 to 496; open the run there',
+    'p1: NONE for φ 1,000 to 1,999; open the run there',
+    'p1: REQUEST_TIMED_OUT for φ 497 to 999; open the run there',
+  ]), `over the heartbeats p1 splits as the runner's sweep does: ${JSON.stringify(hb)}`);
+  const about = await page.textContent('.panel.phases .phases-body > p.muted');
+  ctx.assert(/heartbeat every 2,000 ms/.test(about) && /more than 9,000 ms/.test(about), `the view says which beat: ${about}`);
+  const pressed = await page.getAttribute('[data-testid="phase-beat-heartbeat"]', 'aria-pressed');
+  ctx.assert(pressed === 'true', `the heartbeat button is pressed: ${pressed}`);
+  await ctx.screenshot(page, 'phases-heartbeat', { fullPage: false });
+  // Its timed-out segment opens the run with every heartbeat at φ = 748, where p1 times out; the
+  // view stays on the heartbeats for the run it opened.
+  await page.click('.panel.phases .seg.bad');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.label === 'heartbeats at φ = 748');
+  const p1hb = await onPlayground(page, (el) => { el.app.playback.seek(20000); return { phases: JSON.parse(el.app.sim.exportSession(false)).phases, p1: JSON.parse(el.app.sim.result()).responses[0] }; });
+  ctx.assert(p1hb.phases?.heartbeat_ms === 748 && p1hb.p1.responded_ms === 9500 && p1hb.p1.partitions[0].error === 'REQUEST_TIMED_OUT', `at heartbeat φ = 748 p1 times out at 9,500: ${JSON.stringify(p1hb)}`);
+  await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  ctx.assertNoErrors(errors.filter((e) => !/the model trapped; rebuilding the session/.test(e)), 'phases over the heartbeats');
 
   // An embed with only the view (its chunk imported on demand).
   const embed = await ctx.openPage({ viewport: { width: 700, height: 500 } });

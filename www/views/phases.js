@@ -1,7 +1,8 @@
-// Phases: what each request of the open run would get at every phase of the leader's ISR-check
-// beat (scenario-format.md, "Phases"). Kafka runs the check every replica.lag.time.max.ms / 2 from
-// when the broker started, so where a person's actions fall on it is chance; one strip per request
-// across the period, coloured and labelled by outcome, this run's phase marked. The sweep runs in
+// Phases: what each request of the open run would get at every phase of one of Kafka's beats
+// (scenario-format.md, "Phases"): the leader's ISR check, every replica.lag.time.max.ms / 2 from
+// when the broker started, or the brokers' heartbeats, every broker.heartbeat.interval.ms. Where a
+// person's actions fall on a beat is chance; one strip per request across the beat's period,
+// coloured and labelled by outcome, this run's phase marked. The sweep runs in
 // the model (PhaseSweep, the runner's `purgatory sweep`) in short tasks between the page's frames,
 // the strips redrawn at most once a frame; a segment is a button that opens the run at that phase.
 import { html } from '../html.js';
@@ -13,6 +14,9 @@ import { isTrap } from '../wasm-module.js';
  * thread busy until the strips are full (in animation frames alone, 5 ms of every 16.7, the sweep
  * took 3.5x longer). */
 const TASK_BUDGET_MS = 5;
+
+/** The beats a sweep can move (PhaseSweep's names), each with the scenario's `phases` field. */
+const BEATS = { isr_check: 'isr_check_ms', heartbeat: 'heartbeat_ms' };
 
 // What a strip says, in the language of `tr`.
 const outcomeText = (o, tr) => {
@@ -39,6 +43,7 @@ export class PhasesView {
     this.app = app;
     this.body = panel.querySelector('.phases-body');
     this.sweep = null;
+    this.beat = 'isr_check'; // the person's choice, kept for every session opened after
     this.raf = 0; // the pending redraw
     // The sweep's tasks: a message to itself queues the next (unlike setTimeout, never clamped to
     // 4 ms when chained). One at a time; a task finding no sweep, or the panel off screen, ends.
@@ -58,6 +63,8 @@ export class PhasesView {
     this.body.addEventListener('click', (ev) => {
       const b = ev.target.closest('button[data-phase]');
       if (b) this.openAt(Number(b.dataset.phase));
+      const beat = ev.target.closest('button[data-beat]');
+      if (beat) this.useBeat(beat.dataset.beat);
     });
   }
 
@@ -69,16 +76,25 @@ export class PhasesView {
     if (!text) return;
     this.text = text;
     const doc = JSON.parse(text);
-    const own = doc.phases?.isr_check_ms ?? 0;
-    // The beat that matters is the leaders'; with one per broker, the first partition's leader's.
+    const own = doc.phases?.[BEATS[this.beat]] ?? 0;
+    this.sessionTimeoutMs = doc.config?.broker_session_timeout_ms;
+    // The sweep moves every broker's beat together; with one phase per broker, the mark is the
+    // first broker's (for the ISR check, the first partition's leader).
     this.ownPhase = Array.isArray(own) ? own[0] : own;
     try {
-      this.sweep = new this.app.model.PhaseSweep(text, 'isr_check');
+      this.sweep = new this.app.model.PhaseSweep(text, this.beat);
     } catch (e) {
       this.error = String(e?.message ?? e);
     }
     this.draw();
     if (this.sweep) this.loop();
+  }
+
+  /** Sweeps `beat` ('isr_check' or 'heartbeat') from now on: the open run anew if it changed. */
+  useBeat(beat) {
+    if (!(beat in BEATS) || beat === this.beat) return;
+    this.beat = beat;
+    if (this.text) this.restart();
   }
 
   loop() {
@@ -135,15 +151,23 @@ export class PhasesView {
   openAt(phi) {
     const { tr } = this.app;
     const doc = JSON.parse(this.text);
-    doc.phases = { ...(doc.phases ?? {}), isr_check_ms: phi };
-    this.app.open({ text: JSON.stringify(doc), label: `φ = ${tr.num(phi)}`, scenario: this.app.curatedName ?? undefined }, { play: false })
+    doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: phi };
+    const label = this.beat === 'isr_check' ? `φ = ${tr.num(phi)}` : tr.t('phases.label.heartbeat', { phase: phi });
+    this.app.open({ text: JSON.stringify(doc), label, scenario: this.app.curatedName ?? undefined }, { play: false })
       .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
+  }
+
+  /** Which beat the strips are over: two buttons, the one shown pressed. */
+  beatSwitch() {
+    const { tr } = this.app;
+    return html`<p class="beat-switch" role="group" aria-label="${tr.t('phases.beat')}">${tr.t('phases.beat')}
+      ${Object.keys(BEATS).map((b) => html`<button type="button" data-beat="${b}" data-testid="${`phase-beat-${b}`}" aria-pressed="${String(b === this.beat)}">${tr.t(`phases.beat.${b}`)}</button>`)}</p>`;
   }
 
   draw() {
     const { tr } = this.app;
     if (this.error) {
-      patch(this.body, html`<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
+      patch(this.body, html`${this.beatSwitch()}<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
       return;
     }
     if (!this.sweep) return;
@@ -167,7 +191,7 @@ export class PhasesView {
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
         ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period, tr)}</li>`)}</ul>` : null}</li>`;
     });
-    patch(this.body, html`<p class="muted">${tr.t('phases.about', { period, phase: this.ownPhase })}</p>
+    patch(this.body, html`${this.beatSwitch()}<p class="muted">${tr.t(`phases.about.${this.beat}`, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs })}</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period })}</p>
       ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in

@@ -11,7 +11,7 @@ export default {
   'panel.responses': 'Responses',
   'panel.responses.about': 'What each producer got back, and when.',
   'panel.phases': 'Phases',
-  'panel.phases.about': 'What each request would get at every phase of the leader’s ISR-check beat: the same, or a race.',
+  'panel.phases.about': 'What each request would get at every phase of the leader’s ISR check, or of the heartbeats: the same, or a race.',
   'panel.log': 'Event log',
   'panel.log.about': 'What happened, newest last, in the words of Kafka’s source (idle repeats folded; past 3,000 lines the oldest go, idle ones first).',
   'panel.metrics': 'Metrics',

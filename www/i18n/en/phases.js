@@ -1,5 +1,5 @@
 // The Phases view (www/views/phases.js): what each request gets at every phase φ of the leader's
-// ISR-check beat.
+// ISR-check beat, or of the brokers' heartbeats.
 export default {
   'phases.noAnswer': 'no answer',
   'phases.closed': '{errors} (connection closed)',
@@ -17,7 +17,12 @@ export default {
   'phases.strip': '{request} at every phase',
   'phases.thisRun': 'this run: φ = {phase}',
   'phases.share': '{outcome}: φ {phases} ({share}%), {answered}',
-  'phases.about': "Kafka runs each leader's ISR check every {period} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = {phase}. A segment opens the run at its phase.",
+  'phases.beat': 'Beat:',
+  'phases.beat.isr_check': 'ISR check',
+  'phases.beat.heartbeat': 'heartbeats',
+  'phases.about.isr_check': "Kafka runs each leader's ISR check every {period} ms from when the broker started, so where this run's actions fall on that beat (φ) is chance. Each strip is one request at every φ; ▲ marks this run's φ = {phase}. A segment opens the run at its phase.",
+  'phases.about.heartbeat': "Each broker sends the controller a heartbeat every {period} ms from when it started, and is fenced when none has arrived for more than {timeout} ms, so where this run's actions fall on that beat (φ, every broker's moved together) is chance. Each strip is one request at every φ; ▲ marks this run's φ = {phase}. A segment opens the run at its phase.",
+  'phases.label.heartbeat': 'heartbeats at φ = {phase}',
   'phases.progress': '{done} of {period} phases run…',
   'phases.progress.done': 'all {period} phases run',
   'phases.noRequest': 'This run sends no produce request.',

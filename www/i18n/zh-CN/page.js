@@ -11,7 +11,7 @@ export default {
   'panel.responses': '响应',
   'panel.responses.about': '每个生产者收到了什么响应，在什么时候。',
   'panel.phases': '相位',
-  'panel.phases.about': '在 leader 的 ISR 检查节拍的每个相位上，每个请求会得到什么：结果相同，还是一场竞态。',
+  'panel.phases.about': '在 leader 的 ISR 检查节拍（或心跳节拍）的每个相位上，每个请求会得到什么：结果相同，还是一场竞态。',
   'panel.log': '事件日志',
   'panel.log.about': '发生了什么，最新的在最后，用 Kafka 源码里的说法（空闲时的重复已折叠；超过 3,000 行时最早的行会被移除，空闲的先走）。',
   'panel.metrics': '指标',

@@ -1,4 +1,4 @@
-// 相位视图（www/views/phases.js）：在 leader 的 ISR 检查节拍的每个相位 φ 上，每个请求会得到什么。
+// 相位视图（www/views/phases.js）：在 leader 的 ISR 检查节拍（或各 broker 的心跳节拍）的每个相位 φ 上，每个请求会得到什么。
 export default {
   'phases.noAnswer': '没有响应',
   'phases.closed': '{errors}（连接被关闭）',
@@ -16,7 +16,12 @@ export default {
   'phases.strip': '{request} 在每个相位上的结果',
   'phases.thisRun': '这次运行：φ = {phase}',
   'phases.share': '{outcome}：φ {phases}（{share}%），{answered}',
-  'phases.about': 'Kafka 的每个 leader 从 broker 启动时起，每隔 {period} ms 做一次 ISR 检查，所以这次运行的操作落在节拍的哪个位置（相位 φ）纯属偶然。每一条是一个请求在所有 φ 上的结果；▲ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
+  'phases.beat': '节拍：',
+  'phases.beat.isr_check': 'ISR 检查',
+  'phases.beat.heartbeat': '心跳',
+  'phases.about.isr_check': 'Kafka 的每个 leader 从 broker 启动时起，每隔 {period} ms 做一次 ISR 检查，所以这次运行的操作落在节拍的哪个位置（相位 φ）纯属偶然。每一条是一个请求在所有 φ 上的结果；▲ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
+  'phases.about.heartbeat': '每个 broker 从启动时起，每隔 {period} ms 向控制器发送一次心跳；超过 {timeout} ms 没有心跳到达，它就会被控制器隔离（fence）。所以这次运行的操作落在心跳节拍的哪个位置（相位 φ，所有 broker 的心跳一起移动）纯属偶然。每一条是一个请求在所有 φ 上的结果；▲ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
+  'phases.label.heartbeat': '心跳相位 φ = {phase}',
   'phases.progress': '已运行 {period} 个相位中的 {done} 个…',
   'phases.progress.done': '全部 {period} 个相位都已运行',
   'phases.noRequest': '这次运行没有发送生产请求。',
