@@ -1003,7 +1003,15 @@ fn to_json_round_trips_every_kind_of_action() {
         "    {\"at_ms\":30,\"action\":\"produce\",\"id\":\"p2\",\"acks\":1,\"records\":\
          [{\"topic\":\"t\",\"partition\":0,\"count\":1}],\"timeout_ms\":500,\"broker\":0},\n"
     ));
-    assert!(text.contains("\"acks\":-1,"));
+    // An absent option is left out, and every kind's fields come in the contract's order.
+    assert!(text.contains(
+        "    {\"at_ms\":10,\"action\":\"produce\",\"id\":\"p1\",\"acks\":-1,\"records\":\
+         [{\"topic\":\"t\",\"partition\":0,\"count\":10}]},\n"
+    ));
+    assert!(text.contains(
+        "    {\"at_ms\":20,\"action\":\"elect_leader\",\"topic\":\"t\",\"partition\":0,\"broker\":1},\n"
+    ));
+    assert!(text.contains("    {\"at_ms\":0,\"action\":\"pause_follower\",\"broker\":2},\n"));
 }
 
 #[test]

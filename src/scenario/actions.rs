@@ -232,15 +232,3 @@ pub(crate) fn broker(value: &Value, path: &Path, brokers: u32) -> Read<BrokerId>
         _ => Err(path.expected(&what, value)),
     }
 }
-
-/// Keeps `Action` and the contract's action names in one place for the writer.
-pub(crate) fn action_name(action: &Action) -> &'static str {
-    match action {
-        Action::Produce(_) => "produce",
-        Action::PauseFollower { .. } => "pause_follower",
-        Action::ResumeFollower { .. } => "resume_follower",
-        Action::CrashBroker { .. } => "crash_broker",
-        Action::RestartBroker { .. } => "restart_broker",
-        Action::ElectLeader { .. } => "elect_leader",
-    }
-}

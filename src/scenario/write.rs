@@ -4,70 +4,7 @@
 
 use serde::Serialize;
 
-use super::actions::action_name;
 use super::parse::Scenario;
-use crate::sim::action::{Action, BrokerId, RecordBatchSpec, TimedAction};
-
-/// One action as the file spells it; the fields of every kind, each written only when present,
-/// in the contract's order.
-#[derive(Serialize)]
-struct ActionText<'a> {
-    at_ms: u64,
-    action: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    acks: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    records: Option<&'a [RecordBatchSpec]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeout_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    topic: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    partition: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    broker: Option<BrokerId>,
-}
-
-impl<'a> ActionText<'a> {
-    fn new(timed: &'a TimedAction) -> Self {
-        let mut text = ActionText {
-            at_ms: timed.at_ms,
-            action: action_name(&timed.action),
-            id: None,
-            acks: None,
-            records: None,
-            timeout_ms: None,
-            topic: None,
-            partition: None,
-            broker: None,
-        };
-        match &timed.action {
-            Action::Produce(spec) => {
-                text.id = Some(&*spec.id);
-                text.acks = Some(spec.acks);
-                text.records = Some(&spec.records);
-                text.timeout_ms = spec.timeout_ms;
-                text.broker = spec.broker;
-            }
-            Action::PauseFollower { broker }
-            | Action::ResumeFollower { broker }
-            | Action::CrashBroker { broker }
-            | Action::RestartBroker { broker } => text.broker = Some(*broker),
-            Action::ElectLeader {
-                topic,
-                partition,
-                broker,
-            } => {
-                text.topic = Some(topic);
-                text.partition = Some(*partition);
-                text.broker = Some(*broker);
-            }
-        }
-        text
-    }
-}
 
 pub(crate) fn to_json(scenario: &Scenario) -> String {
     let mut out = String::from("{\n");
@@ -82,11 +19,9 @@ pub(crate) fn to_json(scenario: &Scenario) -> String {
         out.push_str(&format!("  \"phases\": {},\n", compact(&scenario.phases)));
     }
     push_lines(&mut out, "topics", scenario.topics.iter().map(compact));
-    let actions = scenario
-        .actions
-        .iter()
-        .map(|a| compact(&ActionText::new(a)));
-    push_lines(&mut out, "actions", actions);
+    // An action's own `Serialize` writes it as the file does: `at_ms`, `action`, then its fields
+    // in the contract's order, an absent option left out.
+    push_lines(&mut out, "actions", scenario.actions.iter().map(compact));
     out.push_str(&format!("  \"run_until_ms\": {}", scenario.run_until_ms));
     if !scenario.story.is_empty() {
         out.push_str(",\n");

@@ -33,9 +33,11 @@ pub struct ProduceSpec {
     /// list per request.
     pub records: SmallList<RecordBatchSpec>,
     /// The request's `timeoutMs`; `None` means the config's `request_timeout_ms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
     /// The broker the request is sent to; `None` means the current leader of the first listed
     /// partition that exists and has a leader, else broker 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub broker: Option<BrokerId>,
 }
 
