@@ -77,16 +77,6 @@ impl Scheduled {
     }
 }
 
-/// An item of the FIFO lane, with its place.
-#[derive(Clone)]
-struct Entry {
-    at_ms: u64,
-    seq: u64,
-    what: Scheduled,
-    /// The trace event that scheduled it (a send, a crash), named as the cause of what it does.
-    cause: Option<EventId>,
-}
-
 /// An item of the heap lane: its place, and the slot of `Agenda::parked` its payload waits in.
 /// The heap sifts these 24 bytes rather than whole items (a fetch request is several times
 /// larger): with the payload in the heap, pushing and popping were a third of the Phases sweep's
@@ -121,7 +111,7 @@ pub struct Agenda {
     /// The heap's payloads by slot; a popped item's slot is free for the next push.
     parked: Vec<Option<(Scheduled, Option<EventId>)>>,
     free_slots: Vec<u32>,
-    in_order: VecDeque<Entry>,
+    in_order: VecDeque<Placed>,
     next_seq: u64,
 }
 
@@ -137,7 +127,7 @@ impl Agenda {
     pub fn schedule_delivery(&mut self, at_ms: u64, what: Scheduled, cause: Option<EventId>) {
         let seq = self.take_seq();
         if self.in_order.back().is_none_or(|last| last.at_ms <= at_ms) {
-            self.in_order.push_back(Entry {
+            self.in_order.push_back(Placed {
                 at_ms,
                 seq,
                 what,
@@ -275,12 +265,7 @@ impl Agenda {
                 cause,
             });
         }
-        all.extend(self.in_order.drain(..).map(|e| Placed {
-            at_ms: e.at_ms,
-            seq: e.seq,
-            what: e.what,
-            cause: e.cause,
-        }));
+        all.extend(self.in_order.drain(..));
         self.parked.clear();
         self.free_slots.clear();
         all.sort_unstable_by_key(|p| (p.at_ms, p.seq));
@@ -310,22 +295,19 @@ impl Agenda {
             .back()
             .is_none_or(|last| (last.at_ms, last.seq) < (item.at_ms, item.seq));
         if delivery && after_fifo {
-            self.in_order.push_back(Entry {
-                at_ms: item.at_ms,
-                seq: item.seq,
-                what: item.what,
-                cause: item.cause,
-            });
+            self.in_order.push_back(item);
         } else {
             self.push_heap(item.at_ms, item.seq, item.what, item.cause);
         }
     }
 }
 
-/// An item taken off the agenda ([`Agenda::take_all`]) with its place.
+/// An item with its place: as the FIFO lane holds it, and as [`Agenda::take_all`] hands it back.
+#[derive(Clone)]
 pub struct Placed {
     pub at_ms: u64,
     pub seq: u64,
     pub what: Scheduled,
+    /// The trace event that scheduled it (a send, a crash), named as the cause of what it does.
     pub cause: Option<EventId>,
 }
