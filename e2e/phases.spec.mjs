@@ -26,6 +26,13 @@ export default async function phasesSpec(ctx) {
   ctx.assert(/NONE: φ 1-989 \(6\.6%\), answered 30,011-30,999 ms/.test(shares), `the shares and answer times: ${shares}`);
   const marked = await page.getAttribute('.panel.phases .now', 'title');
   ctx.assert(marked === 'this run: φ = 7,300', `this run's phase is marked: ${marked}`);
+  // The one-phase segment at φ 0 is a few pixels wide and drawn over its neighbour: a pointer at
+  // the strip's left edge reaches it.
+  const atEdge = await onPlayground(page, (el) => {
+    const strip = el.shadowRoot.querySelector('.panel.phases .strip').getBoundingClientRect();
+    return el.shadowRoot.elementFromPoint(strip.left + 1, strip.top + strip.height / 2)?.dataset.phase ?? null;
+  });
+  ctx.assert(atEdge === '0', `the φ 0 segment is the one under the strip's left edge: ${atEdge}`);
   await ctx.screenshot(page, 'phases-s02', { fullPage: false });
 
   // A segment opens the run at its middle phase, where p1 succeeds.
@@ -33,6 +40,17 @@ export default async function phasesSpec(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.source?.label === 'φ = 495');
   const p1 = await onPlayground(page, (el) => { el.app.playback.seek(60000); return JSON.parse(el.app.sim.result()).responses[0]; });
   ctx.assert(p1.responded_ms === 30505 && p1.partitions[0].error === 'NONE', `at φ = 495 p1 succeeds at the shrink's commit: ${JSON.stringify(p1)}`);
+  // It is not s02 as written: no story (its captions tell φ = 7,300), no Kafka check's mark, and
+  // a link that holds the session itself rather than naming s02.
+  const moved = await onPlayground(page, async (el) => ({
+    curated: el.app.curatedName,
+    story: el.app.sim.story().length,
+    storyButton: el.shadowRoot.querySelector('[data-testid="story-start"]')?.hidden ?? true,
+    mark: el.shadowRoot.querySelector('.kafka-mark')?.textContent.trim() ?? '',
+  }));
+  ctx.assert(moved.curated === null && moved.story === 0 && moved.storyButton && moved.mark === '', `the run at φ = 495 is a scenario of its own: ${JSON.stringify(moved)}`);
+  const link = await onPlayground(page, async (el) => { await el.app.controls.copyLink(); return location.hash; });
+  ctx.assert(/^#session=/.test(link) && !/scenario=s02/.test(link), `its link holds the session: ${link.slice(0, 120)}`);
   ctx.assertNoErrors(errors, 'phases on the page');
 
   // The sweep shares the session's module instance: a trap in it (its step throws as a trapped
@@ -68,6 +86,15 @@ export default async function phasesSpec(ctx) {
   });
   ctx.assert(!opened, `the heartbeat race opens: ${opened}`);
   await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  // One phase in, nothing is known of the others yet: the row says so.
+  const early = await onPlayground(page, (el) => {
+    const view = el.app.phases;
+    view.restart();
+    view.sweep.step(1);
+    view.draw();
+    return el.shadowRoot.querySelector('.panel.phases [data-testid="phase-row"] p').textContent;
+  });
+  ctx.assert(/p1 the same at every phase run so far/.test(early), `mid-sweep, the row says "so far": ${early}`);
   await waitText(page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
   ctx.assert(await page.textContent('.panel.phases .phase-list') !== null && /the same at every phase/.test(await page.textContent('.panel.phases .phase-list')), 'over the ISR check, p1 is the same at every phase');
   await page.click('[data-testid="phase-beat-heartbeat"]');
@@ -91,6 +118,44 @@ export default async function phasesSpec(ctx) {
   ctx.assert(p1hb.phases?.heartbeat_ms === 748 && p1hb.p1.responded_ms === 9500 && p1hb.p1.partitions[0].error === 'REQUEST_TIMED_OUT', `at heartbeat φ = 748 p1 times out at 9,500: ${JSON.stringify(p1hb)}`);
   await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
   ctx.assertNoErrors(errors.filter((e) => !/the model trapped; rebuilding the session/.test(e)), 'phases over the heartbeats');
+
+  // A produce of one's own in the run's past forks it, and its strip joins the sweep; the fork's
+  // undo takes the strip away again.
+  const rowsNow = () => page.$$eval('.panel.phases [data-testid="phase-row"]', (els) => els.map((e) => e.dataset.request));
+  await onPlayground(page, (el) => { el.app.playback.seek(500); el.command({ action: 'produce', id: 'mine', acks: -1, records: [{ topic: 't', partition: 0, count: 1 }] }); });
+  await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  const withMine = await rowsNow();
+  ctx.assert(JSON.stringify(withMine) === '["mine","p1"]', `one's own request is swept: ${JSON.stringify(withMine)}`);
+  await onPlayground(page, (el) => el.app.undo());
+  await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  const afterUndo = await rowsNow();
+  ctx.assert(JSON.stringify(afterUndo) === '["p1"]', `after the undo, its strip is gone: ${JSON.stringify(afterUndo)}`);
+
+  // A thousand requests (s15): forty strips, and a line for the rest, so that the page keeps its
+  // frames while it sweeps.
+  await page.goto('about:blank');
+  await page.goto(`${ctx.baseURL}?scenario=s15-purge-after-1001-expired`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-testid="phase-rows-left"]', { timeout: 30000 });
+  const many = await page.evaluate(() => {
+    const root = document.querySelector('purgatory-playground').shadowRoot;
+    const requests = document.querySelector('purgatory-playground').app.sim.actions().filter((a) => a.action === 'produce').length;
+    return { rows: root.querySelectorAll('.panel.phases [data-testid="phase-row"]').length, left: root.querySelector('[data-testid="phase-rows-left"]').textContent, requests };
+  });
+  ctx.assert(many.rows === 40 && new RegExp(`…and ${(many.requests - 40).toLocaleString('en-US')} more requests, each the same at every phase`).test(many.left), `s15 draws forty strips and counts the rest: ${JSON.stringify(many)}`);
+
+  // A live session: a request sent now is swept on until it is answered, not cut off at the
+  // instant it was sent.
+  await page.goto('about:blank');
+  await page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await onPlayground(page, (el) => { el.pause(); el.command({ action: 'produce', id: 'now', acks: -1, records: [{ topic: 't', partition: 0, count: 1 }] }); });
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  await page.click('[data-testid="phase-beat-isr_check"]');
+  await waitText(page, '[data-testid="phase-progress"]', /all 15,000 phases run/, { timeout: 90000 });
+  const live = await page.textContent('.panel.phases .phase-list');
+  ctx.assert(/now the same at every phase/.test(live) && /NONE: φ 0-14,999 \(100\.0%\), answered (at|between) /.test(live) && !/not answered/.test(live), `the live request's answer is swept: ${live}`);
 
   // An embed with only the view (its chunk imported on demand).
   const embed = await ctx.openPage({ viewport: { width: 700, height: 500 } });

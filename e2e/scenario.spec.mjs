@@ -84,6 +84,14 @@ export default async function scenarioSpec(ctx) {
     const notice = await page.textContent('.notices');
     ctx.assert(notice.includes(`t="${t}" is not a whole number`), `t=${t} is reported: ${notice}`);
   }
+  // Past the longest run the model seeks to (it once stopped the page from starting at all).
+  for (const t of ['604800001', '99999999999']) {
+    await page.goto('about:blank');
+    await page.goto(`${ctx.baseURL}#scenario=s03-stalled-follower-completes-at-isr-shrink&t=${t}`, { waitUntil: 'load' });
+    await playgroundsReady(page);
+    const notice = await page.textContent('.notices');
+    ctx.assert(notice.includes(`t="${t}" is past a week (604,800,000 ms)`), `t=${t} is reported: ${notice}`);
+  }
 
   // A session link followed in the open page (pasted into the address bar, an in-page link):
   // it opens in place at its instant; a fragment that names no session is the host page's own;

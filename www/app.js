@@ -319,6 +319,8 @@ export class PlaygroundApp {
       this.timeline?.invalidate({ now: true });
       this.playback.afterJump();
       this.comparison?.rerun();
+      this.controls.updateKafkaMark(); // the run may be the scenario as Kafka was checked on again
+      this.phases?.restart(); // the run's actions changed back
     }
   }
 
@@ -507,6 +509,7 @@ export class PlaygroundApp {
     this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();
+    this.phases?.stop(); // its sweep's handle too
     if (this.sim) this.freeHandle();
     this.sim = null;
   }

@@ -9,6 +9,9 @@
 // instant.
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
+/** The latest instant a link may name: the model's longest run, a week (`MAX_ADVANCE_MS` in
+ * src/wasm/mod.rs). */
+const MAX_INSTANT_MS = 604_800_000;
 
 function toBase64Url(bytes) {
   let s = '';
@@ -87,6 +90,9 @@ export async function readFragment(hash, tr) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
     if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
+    // The model seeks no further than a week (its longest run); the run itself may end sooner, and
+    // the page then opens it at its end.
+    if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: `t=${JSON.stringify(t)}`, max: MAX_INSTANT_MS }));
     return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
   return null;

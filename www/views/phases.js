@@ -18,6 +18,13 @@ const TASK_BUDGET_MS = 5;
 /** The beats a sweep can move (PhaseSweep's names), each with the scenario's `phases` field. */
 const BEATS = { isr_check: 'isr_check_ms', heartbeat: 'heartbeat_ms' };
 
+/** The most strips drawn, in request order; past it, those that depend on the phase first. A run
+ * of a thousand requests (s15) drew a thousand strips each redraw, most of them alike. */
+const MAX_ROWS = 40;
+
+/** The longest run (a week, the model's bound on `run_until_ms`). */
+const MAX_RUN_MS = 604_800_000;
+
 // What a strip says, in the language of `tr`.
 const outcomeText = (o, tr) => {
   const errors = o.outcome.errors.map((e) => e ?? tr.t('phases.noAnswer')).join(' + ');
@@ -45,6 +52,7 @@ export class PhasesView {
     this.sweep = null;
     this.beat = 'isr_check'; // the person's choice, kept for every session opened after
     this.raf = 0; // the pending redraw
+    this.drawAfter = 0; // no redraw before this instant (performance.now()) while it sweeps
     // The sweep's tasks: a message to itself queues the next (unlike setTimeout, never clamped to
     // 4 ms when chained). One at a time; a task finding no sweep, or the panel off screen, ends.
     this.tasks = new MessageChannel();
@@ -81,8 +89,13 @@ export class PhasesView {
     // The sweep moves every broker's beat together; with one phase per broker, the mark is the
     // first broker's (for the ISR check, the first partition's leader).
     this.ownPhase = Array.isArray(own) ? own[0] : own;
+    // A live session is saved up to its playhead or last action, which would cut its requests
+    // off unanswered: each phase's run goes on instead until every request is answered (the sweep
+    // stops a run there), within the week a live session may last.
+    this.live = this.app.live;
+    if (this.live) doc.run_until_ms = MAX_RUN_MS;
     try {
-      this.sweep = new this.app.model.PhaseSweep(text, this.beat);
+      this.sweep = new this.app.model.PhaseSweep(JSON.stringify(doc), this.beat);
     } catch (e) {
       this.error = String(e?.message ?? e);
     }
@@ -127,7 +140,9 @@ export class PhasesView {
       this.drawSoon();
       return;
     }
-    this.drawSoon();
+    // A redraw of many strips (s15's 1,001) costs more than many phases: while it sweeps, the
+    // strips are redrawn at most a fifth of the time.
+    if (done || performance.now() >= this.drawAfter) this.drawSoon();
     if (!done) this.loop();
   }
 
@@ -143,17 +158,36 @@ export class PhasesView {
   stop() {
     cancelAnimationFrame(this.raf);
     this.raf = 0;
-    this.sweep?.free();
+    try {
+      this.sweep?.free();
+    } catch {
+      // Its module instance trapped (the app is rebuilding on a fresh one): nothing to free.
+    }
     this.sweep = null;
   }
 
-  /** Opens the run at phase φ (the same actions, the leader's beat moved there). */
+  /**
+   * Opens the run at phase φ (the same actions, the beat moved there). It is a scenario of its
+   * own, not the curated one it came from: a story's captions, the Kafka check's mark and a short
+   * link (which names the curated scenario) speak of the scenario's own phase, so the story is
+   * left out and the saved session names no curated scenario.
+   */
   openAt(phi) {
     const { tr } = this.app;
     const doc = JSON.parse(this.text);
+    delete doc.story;
+    if (doc.session) {
+      delete doc.session.scenario;
+      delete doc.session.story_open;
+    }
     doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: phi };
+    // From a live session: a run that goes on a second past the last answer the sweep saw.
+    if (this.live && this.sweep) {
+      const answers = this.sweep.result().requests.flatMap((r) => r.outcomes.map((o) => o.answered_ms?.[1] ?? 0));
+      doc.run_until_ms = Math.min(MAX_RUN_MS, Math.max(doc.run_until_ms, ...answers.map((ms) => ms + 1000)));
+    }
     const label = this.beat === 'isr_check' ? `φ = ${tr.num(phi)}` : tr.t('phases.label.heartbeat', { phase: phi });
-    this.app.open({ text: JSON.stringify(doc), label, scenario: this.app.curatedName ?? undefined }, { play: false })
+    this.app.open({ text: JSON.stringify(doc), label }, { play: false })
       .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
   }
 
@@ -165,6 +199,13 @@ export class PhasesView {
   }
 
   draw() {
+    const t0 = performance.now();
+    this.drawStrips();
+    const t1 = performance.now();
+    this.drawAfter = t1 + 4 * (t1 - t0);
+  }
+
+  drawStrips() {
     const { tr } = this.app;
     if (this.error) {
       patch(this.body, html`${this.beatSwitch()}<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
@@ -175,17 +216,23 @@ export class PhasesView {
     const period = s.period_ms;
     const done = this.sweep.phasesDone;
     const pct = (ms) => (100 * ms) / period;
-    const rows = s.requests.map((r) => {
+    const split = s.requests.filter((r) => r.outcomes.length > 1);
+    const shown = s.requests.length <= MAX_ROWS ? s.requests
+      : [...split, ...s.requests.filter((r) => r.outcomes.length <= 1)].slice(0, MAX_ROWS);
+    const left = s.requests.length - shown.length;
+    const leftSplit = split.length - shown.filter((r) => r.outcomes.length > 1).length;
+    const rows = shown.map((r) => {
       const split = r.outcomes.length > 1;
       const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => {
         const mid = Math.floor((lo + hi) / 2);
         const title = tr.t('phases.segment.title', { outcome: outcomeText(o, tr), phases: span(lo, hi, tr), phase: mid });
         const label = tr.t(lo === hi ? 'phases.segment.label.one' : 'phases.segment.label', { request: r.id, outcome: outcomeText(o, tr), from: lo, to: hi });
-        return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
+        // A segment a few pixels wide is drawn over its neighbours, so that it can be seen and hit.
+        return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}${pct(hi + 1 - lo) < 1 ? ' thin' : ''}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
       }));
       const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
         .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${tr.num(lo)}</span>`) : [];
-      return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${tr.t(split ? 'phases.split' : 'phases.same')}</span></p>
+      return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${tr.t(split ? 'phases.split' : done < period ? 'phases.same.sofar' : 'phases.same')}</span></p>
         <div class="strip" role="group" aria-label="${tr.t('phases.strip', { request: r.id })}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${tr.t('phases.thisRun', { phase: this.ownPhase })}"></span></div>
         <div class="edges" aria-hidden="true">${marks}</div>
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
@@ -193,7 +240,8 @@ export class PhasesView {
     });
     patch(this.body, html`${this.beatSwitch()}<p class="muted">${tr.t(`phases.about.${this.beat}`, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs })}</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period })}</p>
-      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}`);
+      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}
+      ${left ? html`<p class="muted" data-testid="phase-rows-left">${tr.t(leftSplit ? 'phases.more.split' : done < period ? 'phases.more.sofar' : 'phases.more', { count: left, split: leftSplit })}</p>` : null}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in
   }
 }

@@ -51,7 +51,7 @@ export default {
   'legend.responses.waiting': 'no answer yet',
 
   'legend.phases.title': 'Phases',
-  'legend.phases.ok': 'the phases of the leader’s ISR check at which the request succeeds (φ: where the check’s beat, every replica.lag.time.max.ms / 2 from the broker’s start, falls relative to the run’s 0 ms)',
+  'legend.phases.ok': 'the phases at which the request succeeds (φ: where the beat swept falls relative to the run’s 0 ms: the leader’s ISR check, every replica.lag.time.max.ms / 2 from the broker’s start, or the heartbeats, every broker.heartbeat.interval.ms)',
   'legend.phases.bad': 'the phases at which it fails; the label and the list under the strip name the error',
   'legend.phases.now': 'this run’s phase; a segment opens the run at its phase',
 

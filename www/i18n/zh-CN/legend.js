@@ -51,7 +51,7 @@ export default {
   'legend.responses.waiting': '还没有响应',
 
   'legend.phases.title': '相位',
-  'legend.phases.ok': 'leader 的 ISR 检查处于这些相位时，请求会成功（φ：检查的节拍——从 broker 启动起每隔 replica.lag.time.max.ms / 2 一次——相对于这次运行 0 ms 的位置）',
+  'legend.phases.ok': '节拍处于这些相位时，请求会成功（φ：所扫描的节拍相对于这次运行 0 ms 的位置；节拍是 leader 的 ISR 检查——从 broker 启动起每隔 replica.lag.time.max.ms / 2 一次——或者心跳，每隔 broker.heartbeat.interval.ms 一次）',
   'legend.phases.bad': '请求会失败的相位；色带下方的标签和列表给出错误名',
   'legend.phases.now': '这次运行的相位；点击一段，会以该相位打开这次运行',
 
