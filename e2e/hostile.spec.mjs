@@ -170,6 +170,9 @@ export default async function hostileSpec(ctx) {
     await page.goto(`${ctx.baseURL}#scenario=s02-stalled-follower-times-out&t=1000&sel=${encodeURIComponent(P.topic)}`, { waitUntil: 'load' });
     await playgroundsReady(page);
     await checkClean(ctx, page, '#scenario=…&sel=');
+    // A request the run does not have is not followed: the scenario's own request is.
+    const followed = await onPlayground(page, (el) => el.app.selected);
+    ctx.assert(followed === 'p1', `a hostile sel= is not followed: ${followed}`);
   }
 
   // 5. An author's page: the element's scenario attribute, src, and an inline scenario.

@@ -115,7 +115,9 @@ export class PlaygroundApp {
     this.wheelChanges.reset();
     this.snap = null;
     if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
-    this.selected = selected ?? this.sim.selected ?? this.mainRequest();
+    // A link's `sel` may name no request of this run (a typo, an edited link): then the usual one.
+    const ids = new Set((this.guard(() => this.sim.actions()) ?? []).filter((a) => a.action === 'produce').map((a) => a.id));
+    this.selected = (ids.has(selected) ? selected : null) ?? this.sim.selected ?? this.mainRequest();
     this.guard(() => this.sim.select(this.selected ?? undefined));
     this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     this.clock.setPlaying(false);
