@@ -6,8 +6,9 @@
 // only the view, too.
 import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
 
-// Three full sweeps of 15,000 runs each in the page: 75-110 s in CI with the .wasm at opt-level
-// "s" (docs/benchmarks.md, "Stop 43"), over the runner's default of 120 s for one spec.
+// Nine sweeps in the page, five of them of 15,000 runs: about 70-85 s on the build machine
+// (docs/benchmarks.md, "Stop 44"), close to the runner's default of 120 s for one spec; a slow CI
+// machine has room.
 export const timeoutMs = 240000;
 
 export default async function phasesSpec(ctx) {
@@ -71,6 +72,19 @@ export default async function phasesSpec(ctx) {
   ctx.assert(modelBefore === 0 && fresh, `the sweep ran again to its end on a fresh instance: ${modelBefore}, ${fresh}`);
   const segmentsAfter = await page.$$eval('.panel.phases .seg', (els) => els.length);
   ctx.assert(segmentsAfter === 3, `the strip after the rebuild: ${segmentsAfter} segments`);
+  // A trap that comes back (the model is deterministic): the same sweep is tried once more, then
+  // the view says it failed, and the app is not rebuilt again and again.
+  const rebuilds = await onPlayground(page, async (el) => {
+    let count = 0;
+    const trapNext = () => { el.app.phases.sweep.step = () => { throw new WebAssembly.RuntimeError('unreachable'); }; };
+    el.addEventListener('recovered', () => { count++; if (el.app.phases.sweep) trapNext(); });
+    el.app.phases.restart();
+    trapNext();
+    await new Promise((res) => setTimeout(res, 3000));
+    return count;
+  });
+  await waitText(page, '.panel.phases .error', /The phases could not be swept: unreachable/);
+  ctx.assert(rebuilds === 1, `a trap that comes back rebuilds once, not again and again: ${rebuilds}`);
   const unexpected = errors.filter((e) => !/the model trapped; rebuilding the session/.test(e));
   ctx.assertNoErrors(unexpected, 'phases after a trap in the sweep');
 
@@ -143,7 +157,7 @@ export default async function phasesSpec(ctx) {
     const requests = document.querySelector('purgatory-playground').app.sim.actions().filter((a) => a.action === 'produce').length;
     return { rows: root.querySelectorAll('.panel.phases [data-testid="phase-row"]').length, left: root.querySelector('[data-testid="phase-rows-left"]').textContent, requests };
   });
-  ctx.assert(many.rows === 40 && new RegExp(`…and ${(many.requests - 40).toLocaleString('en-US')} more requests, each the same at every phase`).test(many.left), `s15 draws forty strips and counts the rest: ${JSON.stringify(many)}`);
+  ctx.assert(many.rows === 40 && new RegExp(`^…and ${(many.requests - 40).toLocaleString('en-US')} more requests, each the same at every phase( run so far)?\\.$`).test(many.left), `s15 draws forty strips and counts the rest: ${JSON.stringify(many)}`);
 
   // A live session: a request sent now is swept on until it is answered, not cut off at the
   // instant it was sent.

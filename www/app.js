@@ -511,7 +511,7 @@ export class PlaygroundApp {
     this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();
-    this.phases?.stop(); // its sweep's handle too
+    this.phases?.dispose(); // its sweep's handle, its task channel and observer
     if (this.sim) this.freeHandle();
     this.sim = null;
   }

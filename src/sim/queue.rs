@@ -81,13 +81,20 @@ impl Scheduled {
 /// The heap sifts these 24 bytes rather than whole items (a fetch request is several times
 /// larger): with the payload in the heap, pushing and popping were a third of the Phases sweep's
 /// time at opt-level "s" (`perf` on `purgatory sweep`, x12 and s13).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 struct HeapPlace {
     at_ms: u64,
     seq: u64,
     slot: u32,
 }
 
+/// Places are equal when their (time, sequence) are, as the order has it.
+impl PartialEq for HeapPlace {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at_ms, self.seq) == (other.at_ms, other.seq)
+    }
+}
+impl Eq for HeapPlace {}
 impl PartialOrd for HeapPlace {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
@@ -255,9 +262,13 @@ impl Agenda {
     /// fast-forward, which moves items in time.
     pub fn take_all(&mut self) -> Vec<Placed> {
         let places = std::mem::take(&mut self.heap).into_vec();
+        let mut parked = std::mem::take(&mut self.parked);
+        self.free_slots.clear();
         let mut all: Vec<Placed> = Vec::with_capacity(places.len() + self.in_order.len());
         for place in places {
-            let (what, cause) = self.unpark(place.slot);
+            let (what, cause) = parked[place.slot as usize]
+                .take()
+                .expect("a heap place's slot holds its payload");
             all.push(Placed {
                 at_ms: place.at_ms,
                 seq: place.seq,
@@ -266,8 +277,6 @@ impl Agenda {
             });
         }
         all.extend(self.in_order.drain(..));
-        self.parked.clear();
-        self.free_slots.clear();
         all.sort_unstable_by_key(|p| (p.at_ms, p.seq));
         all
     }

@@ -10,9 +10,9 @@ import { patch } from './dom.js';
 import { isTrap } from '../wasm-module.js';
 
 /** Wall ms of sweeping per task. Between tasks the browser renders a frame when one is due and
- * handles input, so nothing waits longer than this for the sweep; back to back, the tasks keep the
- * thread busy until the strips are full (in animation frames alone, 5 ms of every 16.7, the sweep
- * took 3.5x longer). */
+ * handles input, which come before the next task; back to back, the tasks keep the thread busy
+ * until the strips are full (in animation frames alone, 5 ms of every 16.7, the sweep took 3.5x
+ * longer). */
 const TASK_BUDGET_MS = 5;
 
 /** The beats a sweep can move (PhaseSweep's names), each with the scenario's `phases` field. */
@@ -21,9 +21,6 @@ const BEATS = { isr_check: 'isr_check_ms', heartbeat: 'heartbeat_ms' };
 /** The most strips drawn, in request order; past it, those that depend on the phase first. A run
  * of a thousand requests (s15) drew a thousand strips each redraw, most of them alike. */
 const MAX_ROWS = 40;
-
-/** The longest run (a week, the model's bound on `run_until_ms`). */
-const MAX_RUN_MS = 604_800_000;
 
 // What a strip says, in the language of `tr`.
 const outcomeText = (o, tr) => {
@@ -64,10 +61,11 @@ export class PhasesView {
     this.perStep = 1; // grows to slices of about a millisecond
     // Sweeping keeps the thread busy: only while the panel is on screen.
     this.visible = false;
-    new IntersectionObserver((entries) => {
+    this.observer = new IntersectionObserver((entries) => {
       this.visible = entries.some((e) => e.isIntersecting);
-      if (this.visible && this.sweep && !this.sweep.done) this.loop();
-    }).observe(panel);
+      if (this.visible && this.sweep) this.loop(); // a finished sweep's task ends at once
+    });
+    this.observer.observe(panel);
     this.body.addEventListener('click', (ev) => {
       const b = ev.target.closest('button[data-phase]');
       if (b) this.openAt(Number(b.dataset.phase));
@@ -80,6 +78,7 @@ export class PhasesView {
   restart() {
     this.stop();
     this.error = null;
+    this.perStep = 1; // a slice of the last sweep may be far too long for this one
     const text = this.app.guard(() => this.app.sim.exportSession(false));
     if (!text) return;
     this.text = text;
@@ -90,17 +89,50 @@ export class PhasesView {
     // first broker's (for the ISR check, the first partition's leader).
     this.ownPhase = Array.isArray(own) ? own[0] : own;
     // A live session is saved up to its playhead or last action, which would cut its requests
-    // off unanswered: each phase's run goes on instead until every request is answered (the sweep
-    // stops a run there), within the week a live session may last.
-    this.live = this.app.live;
-    if (this.live) doc.run_until_ms = MAX_RUN_MS;
-    try {
-      this.sweep = new this.app.model.PhaseSweep(JSON.stringify(doc), this.beat);
-    } catch (e) {
-      this.error = String(e?.message ?? e);
+    // off unanswered: each phase's run goes on instead to the session's own end (the week a live
+    // session may last), and the sweep stops each run once every request is answered.
+    doc.run_until_ms = Math.max(doc.run_until_ms, this.app.guard(() => this.app.sim.runUntilMs) ?? 0);
+    const swept = JSON.stringify(doc);
+    // The model is deterministic: a sweep that trapped will most likely trap again, and the app's
+    // rebuild after each trap would loop. The same run and beat are swept again once (the trap
+    // may have come from the session's own state), not after a second trap.
+    this.key = `${this.beat}\n${swept}`;
+    if (this.trapped?.key === this.key && this.trapped.times >= 2) {
+      this.error = this.trapped.message;
+    } else {
+      try {
+        this.sweep = new this.app.model.PhaseSweep(swept, this.beat);
+      } catch (e) {
+        if (isTrap(e)) return this.trap(e);
+        this.error = String(e?.message ?? e);
+      }
     }
     this.draw();
     if (this.sweep) this.loop();
+  }
+
+  /**
+   * A trap in the sweep: it shares the session's module instance, so the session's handle is dead
+   * too. The app rebuilds on a fresh instance (`recover`), which sweeps anew unless this very
+   * sweep has trapped twice.
+   */
+  trap(e) {
+    this.sweep = null; // dead: never freed or called again
+    const times = this.trapped?.key === this.key ? this.trapped.times + 1 : 1;
+    this.trapped = { key: this.key, message: String(e?.message ?? e), times };
+    this.app.recover(e);
+    this.drawSoon();
+  }
+
+  /** `f()` of the sweep's handle; a trap in it is handed to `trap` (then undefined). */
+  call(f) {
+    try {
+      return f();
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      this.trap(e);
+      return undefined;
+    }
   }
 
   /** Sweeps `beat` ('isr_check' or 'heartbeat') from now on: the open run anew if it changed. */
@@ -132,11 +164,9 @@ export class PhasesView {
         this.perStep = Math.max(1, Math.min(5000, Math.round(this.perStep / Math.max(0.05, slice))));
       }
     } catch (e) {
-      // The sweep shares the session's module instance: a trap in it is the session's too. The
-      // app rebuilds on a fresh instance and then sweeps anew (`recover`); its handle is dead.
+      if (isTrap(e)) return this.trap(e);
       this.sweep = null;
-      if (isTrap(e)) this.app.recover(e);
-      else this.error = String(e?.message ?? e);
+      this.error = String(e?.message ?? e);
       this.drawSoon();
       return;
     }
@@ -153,6 +183,14 @@ export class PhasesView {
       this.raf = 0;
       this.draw();
     });
+  }
+
+  /** For good (the element is gone): the sweep freed, the task channel and the observer closed. */
+  dispose() {
+    this.stop();
+    this.observer.disconnect();
+    this.tasks.port1.onmessage = null;
+    this.tasks.port1.close();
   }
 
   stop() {
@@ -180,12 +218,8 @@ export class PhasesView {
       delete doc.session.scenario;
       delete doc.session.story_open;
     }
+    // From a live session, the run opened is live too (`session.live` is kept): it goes on.
     doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: phi };
-    // From a live session: a run that goes on a second past the last answer the sweep saw.
-    if (this.live && this.sweep) {
-      const answers = this.sweep.result().requests.flatMap((r) => r.outcomes.map((o) => o.answered_ms?.[1] ?? 0));
-      doc.run_until_ms = Math.min(MAX_RUN_MS, Math.max(doc.run_until_ms, ...answers.map((ms) => ms + 1000)));
-    }
     const label = this.beat === 'isr_check' ? `φ = ${tr.num(phi)}` : tr.t('phases.label.heartbeat', { phase: phi });
     this.app.open({ text: JSON.stringify(doc), label }, { play: false })
       .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
@@ -211,10 +245,10 @@ export class PhasesView {
       patch(this.body, html`${this.beatSwitch()}<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
       return;
     }
-    if (!this.sweep) return;
-    const s = this.sweep.result();
+    const read = this.sweep && this.call(() => ({ s: this.sweep.result(), done: this.sweep.phasesDone }));
+    if (!read) return;
+    const { s, done } = read;
     const period = s.period_ms;
-    const done = this.sweep.phasesDone;
     const pct = (ms) => (100 * ms) / period;
     const split = s.requests.filter((r) => r.outcomes.length > 1);
     const shown = s.requests.length <= MAX_ROWS ? s.requests

@@ -27,7 +27,10 @@ export default {
   'phases.progress': '{done} of {period} phases run…',
   'phases.progress.done': 'all {period} phases run',
   'phases.noRequest': 'This run sends no produce request.',
-  'phases.more': '…and {count} more requests, each the same at every phase.',
-  'phases.more.sofar': '…and {count} more requests, each the same at every phase run so far.',
-  'phases.more.split': '…and {count} more requests, {split} of them depending on the phase (`purgatory sweep` lists them all).',
+  'phases.more': { one: '…and {count} more request, the same at every phase.', other: '…and {count} more requests, each the same at every phase.' },
+  'phases.more.sofar': { one: '…and {count} more request, the same at every phase run so far.', other: '…and {count} more requests, each the same at every phase run so far.' },
+  'phases.more.split': {
+    one: '…and {count} more request, which depends on the phase (`purgatory sweep` lists every request).',
+    other: '…and {count} more requests, {split} of them depending on the phase (`purgatory sweep` lists them all).',
+  },
 };
