@@ -131,6 +131,17 @@ export default async function phasesSpec(ctx) {
   const p1hb = await onPlayground(page, (el) => { el.app.playback.seek(20000); return { phases: JSON.parse(el.app.sim.exportSession(false)).phases, p1: JSON.parse(el.app.sim.result()).responses[0] }; });
   ctx.assert(p1hb.phases?.heartbeat_ms === 748 && p1hb.p1.responded_ms === 9500 && p1hb.p1.partitions[0].error === 'REQUEST_TIMED_OUT', `at heartbeat φ = 748 p1 times out at 9,500: ${JSON.stringify(p1hb)}`);
   await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  // In a new language the run is named anew, and back again.
+  for (const [lang, label] of [['zh-CN', '心跳相位 φ = 748'], ['en', 'heartbeats at φ = 748']]) {
+    await page.evaluate((l) => document.querySelector('purgatory-playground').setAttribute('lang', l), lang);
+    await page.waitForFunction((l) => document.querySelector('purgatory-playground').app?.source?.label === l, label, { timeout: 20000 })
+      .catch(() => ctx.assert(false, `in ${lang} the run opened at a heartbeat phase is called "${label}"`));
+  }
+  // The view stays on the heartbeats through both remounts (it sweeps while on screen).
+  await page.locator('.panel.phases').scrollIntoViewIfNeeded();
+  await waitText(page, '[data-testid="phase-progress"]', /all 2,000 phases run/, { timeout: 90000 });
+  const pressedNow = await page.getAttribute('[data-testid="phase-beat-heartbeat"]', 'aria-pressed');
+  ctx.assert(pressedNow === 'true', `after a new language the view still sweeps the heartbeats: ${pressedNow}`);
   ctx.assertNoErrors(errors.filter((e) => !/the model trapped; rebuilding the session/.test(e)), 'phases over the heartbeats');
 
   // A produce of one's own in the run's past forks it, and its strip joins the sweep; the fork's

@@ -62,6 +62,9 @@ export class PlaygroundApp {
     // The Phases view is imported when shown (a chunk beside the module in dist/): most embeds
     // never show it. Once there, it sweeps the open session, and each one opened after.
     this.phases = null;
+    // The beat the Phases view sweeps, the person's choice: kept here rather than in the view,
+    // whose module loads after the app (the element carries it across a remount).
+    this.phasesBeat = 'isr_check';
     if (this.has('phases')) {
       import('./views/phases.js').then(({ PhasesView }) => {
         this.phases = new PhasesView(this, this.$('.panel.phases'));
@@ -116,8 +119,9 @@ export class PlaygroundApp {
     this.snap = null;
     if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
     // A link's `sel` may name no request of this run (a typo, an edited link): then the usual one.
-    const ids = new Set((this.guard(() => this.sim.actions()) ?? []).filter((a) => a.action === 'produce').map((a) => a.id));
-    this.selected = (ids.has(selected) ? selected : null) ?? this.sim.selected ?? this.mainRequest();
+    const actions = this.guard(() => this.sim.actions()) ?? [];
+    const ids = new Set(actions.filter((a) => a.action === 'produce').map((a) => a.id));
+    this.selected = (ids.has(selected) ? selected : null) ?? this.sim.selected ?? this.mainRequest(actions);
     this.guard(() => this.sim.select(this.selected ?? undefined));
     this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     this.clock.setPlaying(false);
@@ -167,9 +171,8 @@ export class PlaygroundApp {
     return this.source?.live != null || this.source?.was === 'live';
   }
 
-  /** The request the code path follows without a click: the scenario's first acks=all produce. */
-  mainRequest() {
-    const actions = this.guard(() => this.sim.actions()) ?? [];
+  /** The request the code path follows without a click: the first acks=all produce of `actions`. */
+  mainRequest(actions) {
     const produce = actions.find((a) => a.action === 'produce' && (a.acks === -1 || a.acks === 'all'))
       ?? actions.find((a) => a.action === 'produce');
     return produce ? produce.id : null;

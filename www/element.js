@@ -138,10 +138,11 @@ export class PurgatoryPlayground extends HTMLElement {
       document.title = opts.tr.t('page.documentTitle', { title: opts.tr.t('page.title'), subtitle: opts.tr.t('page.subtitle') });
     }
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
+    if (saved?.phasesBeat) this.app.phasesBeat = saved.phasesBeat;
     this.applyLight(problems);
     const restore = saved && {
       source: saved.labelKey || !saved.label
-        ? labelled({ text: saved.text, scenario: saved.scenario, was: saved.was }, saved.labelKey ?? 'element.thisSession', opts.tr)
+        ? labelled({ text: saved.text, scenario: saved.scenario, was: saved.was }, saved.labelKey ?? 'element.thisSession', opts.tr, saved.labelArgs)
         : { text: saved.text, label: saved.label, scenario: saved.scenario, was: saved.was },
       at: saved.at, selected: saved.selected, play: saved.playing, compare: saved.compare,
       story: saved.story, storyStep: saved.storyStep,
@@ -159,15 +160,16 @@ export class PurgatoryPlayground extends HTMLElement {
   /**
    * Rebuilds the markup for new views, controls, layout or language, keeping the session: its
    * instant, selection and kind (live, curated), the guided story at its step, the what-if beside
-   * it, whether it plays, its speed and breakpoints. (Its undo history starts anew.)
+   * it, whether it plays, its speed and breakpoints, the Phases view's beat. (Its undo history
+   * starts anew.)
    */
   remount() {
     const app = this.app;
     const saved = app?.sim ? {
       text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined,
-      label: app.source?.label, labelKey: app.source?.labelKey, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
+      label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
       compare: app.comparison?.change ?? null, playing: app.clock.playing, speed: app.clock.speed, breakpoints: app.controls.breakpointForm(),
-      story: app.story.active, storyStep: app.story.active ? app.story.step : null,
+      story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat,
     } : null;
     this.app?.destroy();
     this.app = null;
@@ -516,7 +518,7 @@ export class PurgatoryPlayground extends HTMLElement {
  * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
  * too, so that a remount in another language names it in that language.
  */
-const labelled = (source, labelKey, tr) => ({ ...source, label: tr.t(labelKey), labelKey });
+const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
 
 class SourceError extends Error {
   /** `problem`: what the element reports (www/attributes.js `problem`). */

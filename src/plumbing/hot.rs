@@ -1,8 +1,9 @@
 //! Lookups for the purgatory's and the timer's hot path (and the purgatory workload's driver)
-//! that the size-optimised .wasm compiles in place. At opt-level "z" LLVM inlines next to
-//! nothing: `v[i]`, `Option::expect` and `Vec::push` each stay a call into a shared out-of-line
-//! copy (a bounds check and a panic message in it), and a CPU profile of Kafka's purgatory
-//! workload in the .wasm put about a quarter of the replay in such calls. These do the same
+//! that the size-optimised .wasm compiles in place. At the size-optimising levels LLVM inlines
+//! little (measured at "z", the level the .wasm was built at then; it is "s" now): `v[i]`,
+//! `Option::expect` and `Vec::push` each stayed a call into a shared out-of-line copy (a bounds
+//! check and a panic message in it), and a CPU profile of Kafka's purgatory workload in the .wasm
+//! put about a quarter of the replay in such calls. These do the same
 //! checks, with the same panics, but their fast path is a compare and a load at the call site and
 //! the panic is out of line.
 //!

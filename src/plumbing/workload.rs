@@ -194,8 +194,9 @@ pub trait Store {
 /// list per millisecond, `TIMEOUT_MS` of them in a ring (a request only completes within its
 /// timeout), to which each arrival appends the handle the store gave it. Every store pays the
 /// same for it, and little: the lists' ends are the only memory it touches. Its lookups go
-/// through `crate::plumbing::hot`, as the purgatory's do: at the .wasm's opt-level "z" a `v[i]` or a `push`
-/// stays a call, which native code never pays, and the driver is not what the bench compares.
+/// through `crate::plumbing::hot`, as the purgatory's do: at the .wasm's size-optimising level a
+/// `v[i]` or a `push` can stay a call, which native code never pays, and the driver is not what
+/// the bench compares.
 pub fn replay<S: Store>(s: &Schedule, store: &mut S) -> Outcome {
     replay_timed(s, store, || 0.0).0
 }

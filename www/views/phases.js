@@ -47,7 +47,6 @@ export class PhasesView {
     this.app = app;
     this.body = panel.querySelector('.phases-body');
     this.sweep = null;
-    this.beat = 'isr_check'; // the person's choice, kept for every session opened after
     this.raf = 0; // the pending redraw
     this.drawAfter = 0; // no redraw before this instant (performance.now()) while it sweeps
     // The sweep's tasks: a message to itself queues the next (unlike setTimeout, never clamped to
@@ -135,10 +134,18 @@ export class PhasesView {
     }
   }
 
+  /**
+   * The beat swept: the person's choice, kept by the app for every session opened after, and
+   * by the element across a remount (a new language, new views).
+   */
+  get beat() {
+    return this.app.phasesBeat in BEATS ? this.app.phasesBeat : 'isr_check';
+  }
+
   /** Sweeps `beat` ('isr_check' or 'heartbeat') from now on: the open run anew if it changed. */
   useBeat(beat) {
     if (!(beat in BEATS) || beat === this.beat) return;
-    this.beat = beat;
+    this.app.phasesBeat = beat;
     if (this.text) this.restart();
   }
 
@@ -220,8 +227,11 @@ export class PhasesView {
     }
     // From a live session, the run opened is live too (`session.live` is kept): it goes on.
     doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: phi };
-    const label = this.beat === 'isr_check' ? `φ = ${tr.num(phi)}` : tr.t('phases.label.heartbeat', { phase: phi });
-    this.app.open({ text: JSON.stringify(doc), label }, { play: false })
+    // A heartbeat run's label is words, kept as a key so that a new language says it anew.
+    const label = this.beat === 'isr_check'
+      ? { label: `φ = ${tr.num(phi)}` }
+      : { label: tr.t('phases.label.heartbeat', { phase: phi }), labelKey: 'phases.label.heartbeat', labelArgs: { phase: phi } };
+    this.app.open({ text: JSON.stringify(doc), ...label }, { play: false })
       .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
   }
 
