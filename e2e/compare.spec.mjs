@@ -51,6 +51,22 @@ export default async function compareSpec(ctx) {
   const marks = await page.$$eval('[data-testid="tl-divergence"]', (els) => els.map((e) => e.dataset.at));
   ctx.assert(JSON.stringify(marks) === '["20000"]', `the timeline marks the divergence: ${marks}`);
 
+  // A hold at a key moment (speed auto) keeps the clock playing but still. The second run's last
+  // follow may come too soon after its last full draw for its slow panels (purgatory, responses):
+  // they are drawn all the same during the hold, not left as they were before the instant.
+  await onPlayground(page, (el) => el.app.playback.seek(19990));
+  await onPlayground(page, (el) => {
+    el.app.comparison.twin.lastSlow = performance.now() + 1000; // no full draw in follow's frames
+    el.app.playback.setPlaying(true);
+  });
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app.sim.nowMs === 20000, null, { timeout: 10000 });
+  await page.waitForTimeout(1500);
+  const held = await onPlayground(page, (el) => ({ at: el.app.sim.nowMs, speed: el.shadowRoot.querySelector('[data-testid="speed-now"]')?.textContent,
+    b: el.app.comparison.twin.root.querySelector('.panel.responses').textContent.replace(/\s+/g, ' ') }));
+  await onPlayground(page, (el) => el.app.playback.setPlaying(false));
+  ctx.assert(held.at === 20000 && /holding/.test(held.speed), `the run holds at 20,000 ms: ${JSON.stringify(held)}`);
+  ctx.assert(/p1 acks=1 → broker 0: t-0 NONE answered at 20,000 ms/.test(held.b), `during the hold, B's responses show p1 answered: ${held.b}`);
+
   // Breakpoints act on both runs: "a request is answered" stops at B's answer (20,000 ms), which
   // comes long before A's (37,310).
   await onPlayground(page, (el) => el.app.playback.seek(19000));

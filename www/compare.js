@@ -35,6 +35,8 @@ export class Comparison {
     this.twin = null;
     this.change = null;
     this.report = null;
+    /** Whether `follow` drew the second run in this frame already (see `onFrame`). */
+    this.drawnThisFrame = false;
     this.box?.addEventListener('click', (ev) => this.onClick(ev));
   }
 
@@ -156,12 +158,21 @@ export class Comparison {
     twin.ingest({ emit: false });
     twin.dirty = true;
     twin.frame();
+    this.drawnThisFrame = true;
   }
 
-  /** Each frame of the first run: the second computes its run ahead too (its markers). */
+  /**
+   * Each frame of the first run: the second computes its run ahead too (its markers), and draws
+   * what it still owes. While the first plays, the second's slow panels (purgatory, responses,
+   * ...) are drawn at most every so often, like the first's; when the first then holds still (a
+   * hold at a key moment), no `follow` comes to draw them, so the frame does.
+   */
   onFrame() {
     const twin = this.twin;
-    if (!twin?.sim || twin.complete) return;
+    if (!twin?.sim) return;
+    if (twin.dirty && !this.drawnThisFrame) twin.frame();
+    this.drawnThisFrame = false;
+    if (twin.complete) return;
     twin.extendAhead();
     if (twin.complete) this.app.timeline?.invalidate({ now: true }); // its markers, all of them
   }
