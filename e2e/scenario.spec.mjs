@@ -151,5 +151,11 @@ export default async function scenarioSpec(ctx) {
   const s10 = await said('scenario=s10-multi-partition-request&t=5000&sel=p2-one-not-led-here');
   ctx.assert(/until the HW reaches 15 on healthy-0 \(/.test(s10.narration), `only the partition it waits on is named: ${s10.narration}`);
   ctx.assert(s10.steps[2].includes('stalled-1 NOT_LEADER_OR_FOLLOWER (not waited on)'), `a failed partition is not waited on: ${s10.steps[2]}`);
+  // x13: the leader crashes at 2,000 ms with p2 waiting; long after, nothing counts p2's timer
+  // down, and the wheel's last word is the crash.
+  const x13 = await said('scenario=x13-acks1-acknowledged-then-lost&t=20003&sel=p2-acks-all');
+  ctx.assert(!x13.steps.some((line) => /ms left/.test(line)) && /never called on its keys: the broker went down first/.test(x13.steps[4]), `a crashed broker's request has no timer left: ${JSON.stringify(x13.steps)}`);
+  const justNow = await page.textContent('.panel.wheel .wheel-changes');
+  ctx.assert(/2,000 ms · broker 0: crashed: its timer is gone/.test(justNow), `the wheel's recent changes end with the crash: ${justNow}`);
   ctx.assertNoErrors(errors, 'scenario page');
 }

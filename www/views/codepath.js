@@ -64,8 +64,8 @@ export function requestSteps(track, history, now, tr) {
   let checks = '';
   if (cac.length) {
     const calls = t('cac.calls', { count: String(cac.length) });
-    checks = lastCac ? t('cac.completedBy', { calls, key: lastCac.key, at: lastCac.at_ms }) : t(timedOut ? 'cac.noneComplete' : 'cac.notYet', { calls });
-  } else if (timer && !completed) checks = t('cac.waiting');
+    checks = lastCac ? t('cac.completedBy', { calls, key: lastCac.key, at: lastCac.at_ms }) : t(timedOut || closed ? 'cac.noneComplete' : 'cac.notYet', { calls });
+  } else if (timer && !completed) checks = t(closed ? 'cac.gone' : 'cac.waiting'); // closed: its broker crashed
   else if (timedOut) checks = t('cac.never');
   step('checkAndComplete', !!lastCac || cac.length > 0, checks, noDelay || firstTry || secondTry);
   const ends = [];
@@ -79,7 +79,7 @@ export function requestSteps(track, history, now, tr) {
   let cur = -1;
   s.forEach((x, i) => { if (x.state === 'done') cur = i; });
   if (cur >= 0) s[cur].state = 'current';
-  if (timer && !completed && !expired) s[4].detail += ` · ${t('left', { ms: Math.max(0, timer.expires_at_ms - now) })}`;
+  if (timer && !completed && !expired && !closed) s[4].detail += ` · ${t('left', { ms: Math.max(0, timer.expires_at_ms - now) })}`;
   return s;
 }
 

@@ -38,10 +38,9 @@ function level(l, i, selectedOps, selected, tr) {
 }
 
 /**
- * What the wheels just did, from the trace: entries added (with the bucket they went to),
- * cancelled when their operation completed, expired, and reinserted lower when a coarse bucket
- * came due (a cascade). The last few are said under the wheels (`changeLine`), in the language of
- * the view that shows them.
+ * What the wheels just did, from the trace: entries added, cancelled when their operation
+ * completed, expired, and gone with their broker when it crashed. The last few are said under
+ * the wheels (`changeLine`), in the language of the view that shows them.
  */
 export class WheelChanges {
   constructor() { this.reset(); }
@@ -58,6 +57,8 @@ export class WheelChanges {
         // the wheel because its bucket came due, which the expiry's own line says.
         case 'operation_completed': if (e.how !== 'expired') what = 'cancelled'; break;
         case 'operation_expired': what = 'expired'; break;
+        // A crash takes the broker's purgatory down, its timer and every entry on it.
+        case 'broker_crashed': what = 'crashed'; break;
         default: break;
       }
       if (what) {

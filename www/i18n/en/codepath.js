@@ -29,6 +29,7 @@ export default {
   'cp.cac.notYet': '{calls}; not complete yet',
   'cp.cac.waiting': 'waiting for the HW to move (a follower’s fetch, an ISR change) or for the timer',
   'cp.cac.never': 'never called on its keys: their HW did not move',
+  'cp.cac.gone': 'never called on its keys: the broker went down first, and its purgatory and timer with it',
   'cp.end.expired': 'the timer fired: onComplete, then onExpiration at {at} ms: {partitions} timed out',
   'cp.end.forced': 'onComplete at {at} ms: {why} (forceComplete from the timer; onExpiration comes next)',
   'cp.end.completed': 'onComplete at {at} ms: {why}',

@@ -90,6 +90,7 @@ export default {
   'wheel.change.added': '{who} added, due at {due} ms',
   'wheel.change.cancelled': '{who} completed: its timer entry is cancelled',
   'wheel.change.expired': '{who} expired: its bucket came due',
+  'wheel.change.crashed': 'crashed: its timer is gone, and every entry on it',
   'wheel.explain.levels': "Kafka's timer is a hierarchical timing wheel (Varghese and Lauck). Level 1 has 20 buckets of 1 ms; an entry due within 20 ms of the wheel's current time goes straight into the bucket of its due millisecond. An entry due later goes to an overflow level whose buckets are 20× coarser (20 ms, then 400 ms, …), created when first needed.",
   'wheel.explain.cascade': 'When a coarse bucket comes due, its entries are reinserted: they fall to a finer level, until their deadline falls within the current tick, when they run: exactly at their deadline. Adding and cancelling are O(1); the clock jumps straight to the next non-empty bucket (a delay queue of buckets), so an idle wheel costs nothing.',
   'wheel.explain.cancel': "A completed request's entry is cancelled at once (removed from its bucket); a bucket emptied this way can stay queued until its time comes, drawn hollow here.",

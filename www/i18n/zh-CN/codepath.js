@@ -28,6 +28,7 @@ export default {
   'cp.cac.notYet': '{calls}；尚未完成',
   'cp.cac.waiting': '等待 HW 移动（某个 follower 的 fetch、一次 ISR 变更）或者定时器到期',
   'cp.cac.never': '它的 key 上从未被调用：这些分区的 HW 没有移动',
+  'cp.cac.gone': '它的 key 上从未被调用：broker 先停掉了，它的 purgatory 和定时器也随之消失',
   'cp.end.expired': '定时器触发：先 onComplete，然后在 {at} ms 执行 onExpiration：{partitions} 超时',
   'cp.end.forced': '在 {at} ms 执行 onComplete：{why}（由定时器 forceComplete；接下来是 onExpiration）',
   'cp.end.completed': '在 {at} ms 执行 onComplete：{why}',

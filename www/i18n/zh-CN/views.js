@@ -90,6 +90,7 @@ export default {
   'wheel.change.added': '{who} 已加入，{due} ms 到期',
   'wheel.change.cancelled': '{who} 已完成：它的定时器条目被取消',
   'wheel.change.expired': '{who} 已到期：它所在的桶到时间了',
+  'wheel.change.crashed': '崩溃：它的定时器连同上面的所有条目都没了',
   'wheel.explain.levels': 'Kafka 的定时器是一个分层时间轮（Varghese 与 Lauck 提出）。第 1 层有 20 个 1 ms 的桶；在时间轮当前时间之后 20 ms 内到期的条目，直接放进它到期那一毫秒的桶里。更晚到期的条目放到溢出层，那里的桶要粗 20 倍（20 ms，然后是 400 ms，……），第一次用到时才创建。',
   'wheel.explain.cascade': '粗粒度的桶到期时，其中的条目会被重新插入：它们落到更细的层级，直到截止时间落在当前这个刻度之内，这时就会执行——恰好在截止时间。加入和取消都是 O(1)；时钟直接跳到下一个非空的桶（一个由桶组成的延迟队列），所以空闲的时间轮没有任何开销。',
   'wheel.explain.cancel': '请求完成时，它的条目会立即取消（从所在的桶中移除）；这样被清空的桶可能仍在队列里，直到它的时间到来，这里画成空心的。',
