@@ -12,7 +12,7 @@
 // ones (topic names, request ids, the session extension's scenario and selected request) whose
 // error quotes them.
 import { deflateRawSync } from 'node:zlib';
-import { playgroundsReady, onPlayground } from './lib.mjs';
+import { playgroundsReady, onPlayground, waitText } from './lib.mjs';
 
 /** Markup that would add an element carrying `data-pwned` and run script, were it inserted. */
 const payload = (tag) => `<img data-pwned="${tag}" src=x onerror="(window.__pwned ??= []).push('${tag}')"><b data-pwned="${tag}">${tag}</b>`;
@@ -153,8 +153,11 @@ export default async function hostileSpec(ctx) {
     const { page } = await ctx.openPage({ bypassCSP: true });
     await page.goto(sessionLink(ctx.baseURL, bad), { waitUntil: 'load' });
     await playgroundsReady(page);
-    // The link's problem is said above the page (the file error, its value quoted as JSON).
-    const said = await page.textContent('[data-testid="attr-problem"]');
+    // The link's problem is said in the page's notices, as every bad link's is (the file error,
+    // its value quoted as JSON), and a live session opens instead.
+    await waitText(page, '.notices', /This link could not be opened \(.*\); showing a live session instead\./);
+    const said = await page.textContent('.notices');
+    ctx.assert(await page.locator('[data-testid="attr-problem"]').count() === 0, `a link's problem is not an attribute's (${field})`);
     ctx.assert(rule.test(said), `a hostile ${field} is refused with the rule: ${said}`);
     ctx.assert(said.includes('"<img data-pwned='), `the refused ${field} is quoted as text: ${said}`);
     await checkClean(ctx, page, `refused ${field}`);

@@ -127,8 +127,11 @@ export default async function i18n(ctx) {
   const refused = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
   await refused.page.goto(`${ctx.baseURL}?lang=zh-CN#session=${fragment}`, { waitUntil: 'load' });
   await playgroundsReady(refused.page);
-  const said = await refused.page.textContent('[data-testid="attr-problem"]');
-  ctx.assert(said.includes('actions[1].acks：应为：整数或 "all"；实际是：7.5') && !/expected|found/.test(said), `the refused link, in Chinese: ${said}`);
+  await waitText(refused.page, '.notices', /actions\[1\]\.acks/);
+  const said = await refused.page.textContent('.notices');
+  ctx.assert(said.includes('actions[1].acks：应为：整数或 "all"；实际是：7.5') && said.includes('改为显示一个实时会话') && !/expected|found/.test(said), `the refused link, in Chinese: ${said}`);
+  // And the live session that opens instead runs, as it does without a link.
+  await refused.page.waitForFunction(() => document.querySelector('purgatory-playground').nowMs > 0, null, { timeout: 10000 });
   ctx.assertNoErrors(refused.errors, 'a refused link in Chinese');
 
   // Embeds follow their host page's language, live; `lang` on the element wins.

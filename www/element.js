@@ -303,7 +303,7 @@ export class PurgatoryPlayground extends HTMLElement {
     // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
     const compare = frag?.compare ?? params.get('compare');
     const storyStep = frag?.storyStep ?? null;
-    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep };
+    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep, fromLink: true };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
       return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare };
@@ -372,7 +372,12 @@ export class PurgatoryPlayground extends HTMLElement {
     // The `compare` attribute: a what-if beside the scenario it names (a link's own wins).
     const compare = plan.compare ?? (restore ? null : this.getAttribute('compare'));
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story, compare });
-    if (error && !plan.source.live) {
+    if (error && plan.fromLink) {
+      // A link's session that is not a valid scenario (its fragment decoded): said like any other
+      // bad link, in the page's notices, and a live session opens as without the link.
+      this.linkProblem = app.tr.t('link.instead', { problem: app.tr.t('link.bad', { error: errorWords(error, app.tr) }) });
+      error = await app.open({ live: PAGE_DEFAULTS }, { play: this.opts.layout === 'page' });
+    } else if (error && !plan.source.live) {
       this.report([...parseOptions(this).problems, problem('attr.source', { source: plan.source.label ?? plan.source.curated, error: (tr) => errorWords(error, tr) }, 'attr.instead.live')]);
       sourceProblem = true;
       error = await app.open({ live: PAGE_DEFAULTS }, { play: false });
