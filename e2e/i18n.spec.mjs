@@ -87,6 +87,8 @@ export default async function i18n(ctx) {
   await page.selectOption('[data-testid="language"]', 'en');
   await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
   ctx.assert(await onPlayground(page, (el) => el.nowMs) === at, 'switching keeps the instant');
+  // The breakpoint the playhead stands at is said again, in the new language.
+  await waitText(page, '.notices', /Breakpoint: .*t-0.*\{0, 1\}.* \(at 37,310 ms\)\./);
   ctx.assert(await page.evaluate(() => document.documentElement.lang) === 'en', '<html lang> follows');
   ctx.assert(await page.title() === 'Purgatory Playground: how Kafka answers acks=all', `and the title: ${await page.title()}`);
   const again = await page.context().newPage();

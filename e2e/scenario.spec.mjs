@@ -85,7 +85,7 @@ export default async function scenarioSpec(ctx) {
     ctx.assert(notice.includes(`t="${t}" is not a whole number`), `t=${t} is reported: ${notice}`);
   }
   // Past the longest run the model seeks to (it once stopped the page from starting at all).
-  for (const t of ['604800001', '99999999999']) {
+  for (const t of ['604800001', '99999999999', '99999999999999999999']) {
     await page.goto('about:blank');
     await page.goto(`${ctx.baseURL}#scenario=s03-stalled-follower-completes-at-isr-shrink&t=${t}`, { waitUntil: 'load' });
     await playgroundsReady(page);

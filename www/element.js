@@ -154,6 +154,7 @@ export class PurgatoryPlayground extends HTMLElement {
         this.app.controls.updateSpeedPick?.();
       }
       this.app.controls.restoreBreakpointForm(saved.breakpoints);
+      if (saved.hit) this.app.playback.sayHit(saved.hit);
     }
   }
 
@@ -170,6 +171,8 @@ export class PurgatoryPlayground extends HTMLElement {
       label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
       compare: app.comparison?.change ?? null, playing: app.clock.playing, speed: app.clock.speed, breakpoints: app.controls.breakpointForm(),
       story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat,
+      // The breakpoint the playhead stands at, while its notice is still up (said anew).
+      hit: app.root.querySelector('.notice.bp') && app.playback.lastHit?.hit.at_ms === app.sim.nowMs ? app.playback.lastHit : null,
     } : null;
     this.app?.destroy();
     this.app = null;

@@ -14,6 +14,8 @@ export class Playback {
     this.clock = new SimClock((ms, stop) => this.advance(ms, stop), () => app.onFrame());
     /** Whether the scenario's end has been reached and said (the `end` event, the end panel). */
     this.ended = false;
+    /** The last breakpoint hit, `{hit, runB}`: a remount says it again while it stands. */
+    this.lastHit = null;
   }
 
   /** Whether the run is playing: a what-if's second run plays while the first one's clock does. */
@@ -104,11 +106,18 @@ export class Playback {
    * and tells the host, the sentence in the element's language as the event's `text`. */
   breakpointHit(hit, { runB = false } = {}) {
     this.halt();
+    this.lastHit = { hit, runB };
+    const text = this.sayHit(this.lastHit);
+    this.app.emit('breakpoint', { ...hit, text });
+  }
+
+  /** Says a breakpoint's hit in the notices (again, after a remount in another language). */
+  sayHit({ hit, runB }) {
     const { tr } = this.app;
     const said = hitText(hit.says, tr);
     const text = runB ? tr.t('whatIf.breakpoint', { what: said }) : said;
     this.app.notice('bp', tr.t('playback.breakpoint', { what: text, at: hit.at_ms }));
-    this.app.emit('breakpoint', { ...hit, text });
+    return text;
   }
 
   /** At the scenario's end: the clock stops, the `end` event, the end panel (or a loop again). */

@@ -89,9 +89,9 @@ export async function readFragment(hash, tr) {
   if (p.has('scenario')) {
     const t = p.get('t');
     const at = t == null ? null : Number(t);
-    if (t != null && !(/^\d+$/.test(t) && Number.isSafeInteger(at))) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
+    if (t != null && !/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
     // The model seeks no further than a week (its longest run); the run itself may end sooner, and
-    // the page then opens it at its end.
+    // the page then opens it at its end. (A whole number too long to hold exactly is past it too.)
     if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: `t=${JSON.stringify(t)}`, max: MAX_INSTANT_MS }));
     return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
