@@ -22,6 +22,15 @@ export default async function embedSpec(ctx) {
   const n = await count(page);
   ctx.assert(n === 6, `the article embeds six playgrounds: ${n}`);
   await playgroundsReady(page, 6);
+  // The article's autoplaying figure (s03, the second) is below the fold when the page opens: it
+  // waits there until the reader scrolls to it. (It is seen in view for a moment while the page
+  // above it lays out; an observer's batch of both changes once left it playing unseen.)
+  await sleep(1500);
+  const waiting = await page.evaluate(() => { const el = document.querySelectorAll('purgatory-playground')[1]; return { top: Math.round(el.getBoundingClientRect().top), at: el.nowMs }; });
+  ctx.assert(waiting.top > 900 && waiting.at === 0, `the autoplaying figure below the fold waits: ${JSON.stringify(waiting)}`);
+  await page.locator('purgatory-playground').nth(1).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelectorAll('purgatory-playground')[1].nowMs > 0, null, { timeout: 10000 });
+  await page.evaluate(() => scrollTo(0, 0));
   ctx.assert(await page.evaluate(() => {
     const els = [...document.querySelectorAll('purgatory-playground')];
     return els.every((e) => e.app.model === els[0].app.model) && new Set(els.map((e) => e.app.sim)).size === els.length;

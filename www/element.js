@@ -58,7 +58,9 @@ export class PurgatoryPlayground extends HTMLElement {
   /** What the element follows while in the document: its visibility, the tab's, the address. */
   listen(on) {
     this.observer ??= new IntersectionObserver((entries) => {
-      this.visible = entries.some((e) => e.isIntersecting);
+      // One call may bring several changes of the one element (in, then out again as the page
+      // above it lays out): the last is how it stands.
+      this.visible = entries.at(-1).isIntersecting;
       this.updateRunning();
     });
     this.onVisibility ??= () => this.updateRunning();

@@ -61,7 +61,7 @@ export class PhasesView {
     // Sweeping keeps the thread busy: only while the panel is on screen.
     this.visible = false;
     this.observer = new IntersectionObserver((entries) => {
-      this.visible = entries.some((e) => e.isIntersecting);
+      this.visible = entries.at(-1).isIntersecting; // the last of a batch is how it stands
       if (this.visible && this.sweep) this.loop(); // a finished sweep's task ends at once
     });
     this.observer.observe(panel);
