@@ -151,6 +151,12 @@ export default async function embedSpec(ctx) {
   const noStory = await page.$$eval('#nostory >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
   ctx.assert(noStory.some((p) => p.includes('no guided story')), `story on a session without one is reported: ${noStory}`);
   await page.evaluate(() => document.getElementById('nostory').remove());
+  // A src that is not there: the attribute and its status, once each.
+  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'nosrc', src: 'no-such-scenario.json' }]]);
+  await page.waitForSelector('#nosrc[ready]', { state: 'attached', timeout: 20000 });
+  const noSrc = await page.$$eval('#nosrc >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
+  ctx.assert(noSrc.length === 1 && /src="no-such-scenario\.json" could not be loaded: HTTP 404; opening a live session with the defaults instead\.$/.test(noSrc[0]), `a missing src is said plainly: ${noSrc}`);
+  await page.evaluate(() => document.getElementById('nosrc').remove());
   await page.locator('#bad').scrollIntoViewIfNeeded();
   await ctx.screenshot(page, 'embed-bad-attributes', { fullPage: false });
 
@@ -216,7 +222,7 @@ export default async function embedSpec(ctx) {
   await sleep(600);
   const back = await nowMs(page, liveIndex);
   ctx.assert(back > off, `back on screen it resumes from ${off}: ${back}`);
-  ctx.assertNoErrors(errors, 'docs page');
+  ctx.assertNoErrors(errors.filter((e) => !/no-such-scenario\.json/.test(e)), 'docs page'); // the missing src's 404 is the point
 
   // 320 px wide: one column, no horizontal overflow.
   const narrow = await ctx.openPage({ viewport: { width: 320, height: 720 } });

@@ -107,14 +107,17 @@ export function shortTitle(name, tr) {
   return tr.t(`scenario.${name}`).replace(/^S\d+\.\s*/, '').split(/[:.：。；（]/)[0];
 }
 
-/** The scenario text at `url` (an author's `src`); rejects with a message that says what went wrong. */
+/**
+ * The scenario text at `url` (an author's `src`); rejects with what went wrong, the HTTP status or
+ * the network's error (the caller's message names the attribute and the address).
+ */
 export async function fetchScenarioText(url) {
   let res;
   try {
     res = await fetch(url);
   } catch (e) {
-    throw new Error(`could not fetch ${url}: ${e.message ?? e}`);
+    throw new Error(String(e.message ?? e));
   }
-  if (!res.ok) throw new Error(`could not fetch ${url}: HTTP ${res.status}`);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.text();
 }

@@ -16,7 +16,7 @@ export default {
   'panel.log.about': 'What happened, newest last, in the words of Kafka’s source (idle repeats folded; past 3,000 lines the oldest go, idle ones first).',
   'panel.metrics': 'Metrics',
   'panel.metrics.about': 'The purgatory’s gauges at every change, and the produce latency by acks.',
-  'panel.legend.label': 'What the {panel} shows (legend)',
+  'panel.legend.label': 'What the {panel} panel shows (legend)',
   'panel.legend.title': 'Legend',
 
   'speed.auto': 'auto',
