@@ -110,6 +110,10 @@ export default async function storySpec(ctx) {
   await third.page.goto(`${ctx.baseURL}#scenario=${S03}&t=20000&story=two`, { waitUntil: 'load' });
   await playgroundsReady(third.page);
   await waitText(third.page, '.notices', /story step story="two" is not a step number/);
+  await third.page.goto('about:blank');
+  await third.page.goto(`${ctx.baseURL}#scenario=${S03}&t=20000&story=999`, { waitUntil: 'load' });
+  await playgroundsReady(third.page);
+  await waitText(third.page, '.notices', new RegExp(`names step 999, but this story has ${steps.length} steps`));
   const other = await ctx.openPage();
   await other.page.goto(link, { waitUntil: 'load' });
   await playgroundsReady(other.page);

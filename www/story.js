@@ -54,6 +54,8 @@ export class Story {
     this.app.clock.speed = 'auto';
     this.app.controls.updateSpeedPick?.();
     const named = step != null ? step - 1 : -1;
+    // A link's step the story does not have (an edited link, a story changed since): said.
+    if (named >= this.steps.length) this.app.notice('warn', this.app.tr.t('story.noSuchStep', { step, steps: this.steps.length }));
     const at = atMs ?? (named >= 0 ? this.app.sim.nowMs : null);
     if (at != null) {
       if (this.steps[named]?.at_ms === at) this.show(named, { scroll });

@@ -15,6 +15,7 @@ export default {
   'story.back': '◀ Back',
   'story.next': 'Next ▶',
   'story.playToTheEnd': 'Play to the end ▶',
+  'story.noSuchStep': 'The link names step {step}, but this story has {steps} steps: it opens where the link’s instant falls.',
   'story.toTheEnd': 'To the end ▶▶',
   'story.again': 'Story again ↺',
   'story.live': 'Continue as a live session',
