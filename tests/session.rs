@@ -478,6 +478,14 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
         .hit
         .expect("the shrink commit stops the clock");
     assert_eq!((hit.kind, hit.at_ms), ("isr_change", 37_310));
+    // p1's answer comes in the same millisecond: the one stop says both.
+    assert_eq!(
+        hit.also,
+        vec![HitSays::Answered {
+            request: "p1".into(),
+            outcome: "NONE"
+        }]
+    );
     let rest = s03.advance(ALL, ALL, false);
     assert_eq!(
         (rest.hit, rest.now_ms),
@@ -500,6 +508,11 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
             request: "p1".into(),
             outcome: "NONE"
         }
+    );
+    assert!(
+        hit.also.is_empty(),
+        "nothing else was asked for: {:?}",
+        hit.also
     );
 }
 

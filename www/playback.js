@@ -114,7 +114,8 @@ export class Playback {
   /** Says a breakpoint's hit in the notices (again, after a remount in another language). */
   sayHit({ hit, runB }) {
     const { tr } = this.app;
-    const said = hitText(hit.says, tr);
+    // Every breakpoint its instant fired, the first one first.
+    const said = [hit.says, ...(hit.also ?? [])].map((s) => hitText(s, tr)).join(tr.t('clause.sep'));
     const text = runB ? tr.t('whatIf.breakpoint', { what: said }) : said;
     this.app.notice('bp', tr.t('playback.breakpoint', { what: text, at: hit.at_ms }));
     return text;

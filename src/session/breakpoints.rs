@@ -115,6 +115,10 @@ pub struct Hit {
     /// The trace event that fired it (none for a stalled HW, which is the absence of one).
     pub event: Option<u64>,
     pub says: HitSays,
+    /// What other breakpoints the same instant fired, in trace order: the run stops once for an
+    /// instant, so they are said together (a play on goes past them all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<HitSays>,
 }
 
 /// What a breakpoint's hit says: the fields of its sentence, which the page words in the reader's
@@ -242,13 +246,21 @@ impl Breakpoints {
         self.spec == BreakpointSpec::default()
     }
 
-    /// The first breakpoint the events of one instant fire, if any.
+    /// The first breakpoint the events of one instant fire, if any, with what the others it fires
+    /// say (`also`). Every event is checked: each keeps the view of the partitions up to date.
     pub fn check(&mut self, events: &[TraceEvent], min_insync_replicas: usize) -> Option<Hit> {
-        let mut hit = None;
+        let mut hit: Option<Hit> = None;
         for e in events {
-            let found = self.check_one(e, min_insync_replicas);
-            if hit.is_none() {
-                hit = found;
+            let Some(found) = self.check_one(e, min_insync_replicas) else {
+                continue;
+            };
+            match &mut hit {
+                None => hit = Some(found),
+                Some(first) => {
+                    if first.says != found.says && !first.also.contains(&found.says) {
+                        first.also.push(found.says);
+                    }
+                }
             }
         }
         hit
@@ -262,6 +274,7 @@ impl Breakpoints {
                 at_ms: e.at_ms,
                 event: Some(e.id.0),
                 says,
+                also: Vec::new(),
             })
         };
         match &e.event {
@@ -411,6 +424,7 @@ impl Breakpoints {
                 tp,
                 waited_ms: waited,
             },
+            also: Vec::new(),
         }
     }
 }
