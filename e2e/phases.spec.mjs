@@ -209,6 +209,24 @@ export default async function phasesSpec(ctx) {
   ctx.assert(raceSegments.length === 3 && raceSegments.some((l) => /NONE for φ 4,519 to 12,489/.test(l)), `x12 in an element splits as its sweep: ${JSON.stringify(raceSegments)}`);
   await embed.page.evaluate(() => document.getElementById('race').scrollIntoView());
   await ctx.screenshot(embed.page, 'phases-x12-element', { fullPage: false });
+  // Whose beat decides: the leader's (broker 0) splits p1 as every broker's does; a follower's
+  // alone changes nothing (as `purgatory sweep x12 --broker 1`: NONE at 38,010 at every φ).
+  const raceDone = () => embed.page.waitForFunction(() => /all 15,000 phases run/.test(document.getElementById('race').shadowRoot.querySelector('[data-testid="phase-progress"]')?.textContent ?? ''), null, { timeout: 90000 });
+  const raceRow = () => embed.page.$eval('#race >> [data-testid="phase-row"]', (e) => e.textContent.replace(/\s+/g, ' '));
+  await embed.page.selectOption('#race >> [data-testid="phase-broker"]', '1');
+  await raceDone();
+  const follower = await raceRow();
+  ctx.assert(/the same at every phase/.test(follower) && /NONE: φ 0-14,999 \(100\.0%\), answered at 38,010 ms/.test(follower), `broker 1's ISR check alone decides nothing: ${follower}`);
+  ctx.assert(/Only broker 1’s beat moves here/.test(await embed.page.textContent('#race >> .phases-body > p.muted')), 'the view says whose beat moves');
+  await embed.page.selectOption('#race >> [data-testid="phase-broker"]', '0');
+  await raceDone();
+  const leader = await raceRow();
+  ctx.assert(/depends on the phase/.test(leader) && /NONE: φ 4,519-12,489/.test(leader), `broker 0's, the leader's, splits p1: ${leader}`);
+  // A segment opens the run with broker 0's check moved there, the others' where they were.
+  await embed.page.click('#race >> .panel.phases .seg.ok');
+  await embed.page.waitForFunction(() => /^broker 0’s ISR check at φ = /.test(document.getElementById('race').app?.source?.label ?? ''));
+  const byZero = await embed.page.evaluate(() => JSON.parse(document.getElementById('race').app.sim.exportSession(false)).phases);
+  ctx.assert(JSON.stringify(byZero) === '{"isr_check_ms":[8504,8000,8000]}', `only broker 0's phase moved: ${JSON.stringify(byZero)}`);
   ctx.assertNoErrors(embed.errors, 'phases in an embed');
 
   // A live session on a phase of one's own, from the Setup form: a value out of the contract's

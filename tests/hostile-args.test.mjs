@@ -180,6 +180,8 @@ const ACCEPTS = {
   setBreakpoints: new Set(['{}', 'valueOf throwing']),
   // The beat to sweep: none means the ISR check.
   'PhaseSweep.beat': new Set(['undefined', 'null']),
+  // Whose beat: none means every broker's.
+  'PhaseSweep.broker': new Set(['undefined', 'null']),
 };
 
 const SCENARIO = readFileSync(new URL('../scenarios/s02-stalled-follower-times-out.json', import.meta.url), 'utf8');
@@ -206,6 +208,7 @@ const POSITIONS = [
   // The Phases view's sweep: its scenario, its beat, and a step's count of phases.
   { name: 'PhaseSweep', call: (p, v) => new PhaseSweep(v), names: /^(scenario\b|expected a JSON object \(the scenario\)|[\w.[\]]+: )/ },
   { name: 'PhaseSweep.beat', call: (p, v) => new PhaseSweep(SCENARIO, v), names: /^PhaseSweep\.beat: / },
+  { name: 'PhaseSweep.broker', call: (p, v) => new PhaseSweep(SCENARIO, 'isr_check', v), names: /^PhaseSweep\.broker: / },
   { name: 'PhaseSweep.step', call: (p, v) => stepOne.step(v), names: /^PhaseSweep\.step: / },
 ];
 
@@ -213,7 +216,7 @@ const POSITIONS = [
 const stepOne = new PhaseSweep(SCENARIO);
 
 // Whole numbers in range are valid milliseconds for these positions.
-const NUMERIC = new Set(['advance', 'seek', 'extend', 'markers.from_ms', 'markers.to_ms', 'markers.max', 'series.from_ms', 'series.to_ms', 'series.bins', 'PhaseSweep.step']);
+const NUMERIC = new Set(['advance', 'seek', 'extend', 'markers.from_ms', 'markers.to_ms', 'markers.max', 'series.from_ms', 'series.to_ms', 'series.bins', 'PhaseSweep.step', 'PhaseSweep.broker']);
 const IN_RANGE = new Set(['-1', '1.5', '1e18', '2**53', 'NaN', 'Infinity', '-Infinity']);
 
 function acceptsValue(position, key) {

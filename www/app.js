@@ -65,6 +65,7 @@ export class PlaygroundApp {
     // The beat the Phases view sweeps, the person's choice: kept here rather than in the view,
     // whose module loads after the app (the element carries it across a remount).
     this.phasesBeat = 'isr_check';
+    this.phasesBroker = null; // and whose: every broker's (null), or one broker's alone
     if (this.has('phases')) {
       import('./views/phases.js').then(({ PhasesView }) => {
         this.phases = new PhasesView(this, this.$('.panel.phases'));

@@ -141,6 +141,7 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     this.app = new PlaygroundApp(this, this.shadow.querySelector('.host-root'), opts);
     if (saved?.phasesBeat) this.app.phasesBeat = saved.phasesBeat;
+    if (saved) this.app.phasesBroker = saved.phasesBroker;
     this.applyLight(problems);
     const restore = saved && {
       source: saved.labelKey || !saved.label
@@ -163,7 +164,7 @@ export class PurgatoryPlayground extends HTMLElement {
   /**
    * Rebuilds the markup for new views, controls, layout or language, keeping the session: its
    * instant, selection and kind (live, curated), the guided story at its step, the what-if beside
-   * it, whether it plays, its speed and breakpoints, the Phases view's beat. (Its undo history
+   * it, whether it plays, its speed and breakpoints, the Phases view's beat and broker. (Its undo history
    * starts anew.)
    */
   remount() {
@@ -172,7 +173,7 @@ export class PurgatoryPlayground extends HTMLElement {
       text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined,
       label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
       compare: app.comparison?.change ?? null, playing: app.clock.playing, speed: app.clock.speed, breakpoints: app.controls.breakpointForm(),
-      story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat,
+      story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat, phasesBroker: app.phasesBroker,
       // The breakpoint the playhead stands at, while its notice is still up (said anew).
       hit: app.root.querySelector('.notice.bp') && app.playback.lastHit?.hit.at_ms === app.sim.nowMs ? app.playback.lastHit : null,
     } : null;

@@ -62,6 +62,7 @@ const SECTIONS = {
     item(html`<span class="strip"><span class="seg ok"></span></span>`, t('ok')),
     item(html`<span class="strip"><span class="seg bad"></span></span>`, t('bad')),
     item(html`<span class="strip"><span class="now"></span></span>`, t('now')),
+    item(html`<span class="whose-swatch">${t('whose.swatch')}</span>`, t('whose')),
   ],
   timeline: (t) => [
     item(html`<span class="mark-swatch m-produce"></span>`, t('produce')),

@@ -288,9 +288,10 @@ export class Story {
     if (!step) return;
     const panel = root.querySelector(`[data-story="panel-${step.look_at}"]`);
     if (!panel) return;
-    // A caption about the Phases view speaks of the ISR check's phases (the only beat a story's
-    // words can know the strips of): the view shows that beat, whatever the person chose before.
-    if (step.look_at === 'phases') this.app.phases?.useBeat('isr_check');
+    // A caption about the Phases view speaks of the ISR check's phases, every broker's together
+    // (the only sweep a story's words can know the strips of): the view shows that sweep, whatever
+    // the person chose before.
+    if (step.look_at === 'phases') this.app.phases?.use({ beat: 'isr_check', broker: null });
     panel.classList.add('story-focus');
     const target = step.target ? panel.querySelector(`[data-story="${CSS.escape(step.target)}"]`) : null;
     target?.classList.add('story-focus');

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{err, string_arg, to_js_via_text, to_json_value};
 use crate::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use crate::sim::action::BrokerId;
 use crate::sweep::{Beat, Sweeper};
 
 /// Phases one `step` call may run: a call stays short even on a slow machine.
@@ -19,11 +20,13 @@ pub struct PhaseSweep {
 #[wasm_bindgen]
 impl PhaseSweep {
     /// A sweep of `scenario` (object or JSON text) over every phase of `beat`: `"isr_check"`
-    /// (the default) or `"heartbeat"`, every broker's together.
+    /// (the default) or `"heartbeat"`; of every broker's beat together, or of `broker`'s alone
+    /// (the others stay where the scenario has them), as the runner's `sweep --broker B`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         scenario: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] beat: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | undefined")] broker: JsValue,
     ) -> Result<PhaseSweep, JsError> {
         let beat = match string_arg(&beat, "PhaseSweep.beat")?.as_deref() {
             None | Some("isr_check") => Beat::IsrCheck,
@@ -39,8 +42,9 @@ impl PhaseSweep {
         };
         let doc = to_json_value(scenario, "scenario", MAX_SCENARIO_BYTES)?;
         let scenario = Scenario::from_value(&doc).map_err(err)?;
+        let broker = broker_arg(&broker, scenario.config.brokers)?;
         Ok(PhaseSweep {
-            sweeper: Sweeper::new(&scenario, beat, None),
+            sweeper: Sweeper::new(&scenario, beat, broker),
         })
     }
 
@@ -79,5 +83,23 @@ impl PhaseSweep {
     /// answered_ms: [lo, hi] | null}]}]}`.
     pub fn result(&self) -> Result<JsValue, JsError> {
         to_js_via_text(self.sweeper.sweep())
+    }
+}
+
+/// The broker whose beat alone moves: `None` (every broker's) for null or undefined, else one of
+/// the scenario's brokers.
+fn broker_arg(value: &JsValue, brokers: u32) -> Result<Option<BrokerId>, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(v) if v >= 0.0 && v.fract() == 0.0 && v < f64::from(brokers) => {
+            Ok(Some(BrokerId(v as u32)))
+        }
+        _ => Err(err(format!(
+            "PhaseSweep.broker: expected a broker of the scenario, 0 to {}, found {}",
+            brokers - 1,
+            super::convert::found(value)
+        ))),
     }
 }

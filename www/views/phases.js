@@ -17,6 +17,8 @@ const TASK_BUDGET_MS = 5;
 
 /** The beats a sweep can move (PhaseSweep's names), each with the scenario's `phases` field. */
 const BEATS = { isr_check: 'isr_check_ms', heartbeat: 'heartbeat_ms' };
+/** The model's broker count when a scenario's config names none (src/kafka/config.rs). */
+const DEFAULT_BROKERS = 3;
 
 /** The most strips drawn, in request order; past it, those that depend on the phase first. A run
  * of a thousand requests (s15) drew a thousand strips each redraw, most of them alike. */
@@ -69,7 +71,11 @@ export class PhasesView {
       const b = ev.target.closest('button[data-phase]');
       if (b) this.openAt(Number(b.dataset.phase));
       const beat = ev.target.closest('button[data-beat]');
-      if (beat) this.useBeat(beat.dataset.beat);
+      if (beat) this.use({ beat: beat.dataset.beat });
+    });
+    this.body.addEventListener('change', (ev) => {
+      const pick = ev.target.closest('select[data-testid="phase-broker"]');
+      if (pick) this.use({ broker: pick.value === '' ? null : Number(pick.value) });
     });
   }
 
@@ -82,11 +88,14 @@ export class PhasesView {
     if (!text) return;
     this.text = text;
     const doc = JSON.parse(text);
-    const own = doc.phases?.[BEATS[this.beat]] ?? 0;
+    this.own = doc.phases?.[BEATS[this.beat]] ?? 0;
     this.sessionTimeoutMs = doc.config?.broker_session_timeout_ms;
-    // The sweep moves every broker's beat together; with one phase per broker, the mark is the
-    // first broker's (for the ISR check, the first partition's leader).
-    this.ownPhase = Array.isArray(own) ? own[0] : own;
+    this.brokers = doc.config?.brokers ?? DEFAULT_BROKERS;
+    const broker = this.broker;
+    // The sweep moves every broker's beat together, or the chosen broker's alone; with one phase
+    // per broker, the mark of every broker's is the first broker's (for the ISR check, the first
+    // partition's leader).
+    this.ownPhase = Array.isArray(this.own) ? this.own[broker ?? 0] : this.own;
     // A live session is saved up to its playhead or last action, which would cut its requests
     // off unanswered: each phase's run goes on instead to the session's own end (the week a live
     // session may last), and the sweep stops each run once every request is answered.
@@ -95,12 +104,12 @@ export class PhasesView {
     // The model is deterministic: a sweep that trapped will most likely trap again, and the app's
     // rebuild after each trap would loop. The same run and beat are swept again once (the trap
     // may have come from the session's own state), not after a second trap.
-    this.key = `${this.beat}\n${swept}`;
+    this.key = `${this.beat}\n${broker}\n${swept}`;
     if (this.trapped?.key === this.key && this.trapped.times >= 2) {
       this.error = this.trapped.message;
     } else {
       try {
-        this.sweep = new this.app.model.PhaseSweep(swept, this.beat);
+        this.sweep = new this.app.model.PhaseSweep(swept, this.beat, broker ?? undefined);
       } catch (e) {
         if (isTrap(e)) return this.trap(e);
         this.error = String(e?.message ?? e);
@@ -142,10 +151,23 @@ export class PhasesView {
     return this.app.phasesBeat in BEATS ? this.app.phasesBeat : 'isr_check';
   }
 
-  /** Sweeps `beat` ('isr_check' or 'heartbeat') from now on: the open run anew if it changed. */
-  useBeat(beat) {
-    if (!(beat in BEATS) || beat === this.beat) return;
+  /**
+   * Whose beat moves: a broker's alone (its number), or every broker's together (null). A choice
+   * the open run has no broker for is every broker's.
+   */
+  get broker() {
+    const b = this.app.phasesBroker;
+    return Number.isInteger(b) && b >= 0 && b < (this.brokers ?? DEFAULT_BROKERS) ? b : null;
+  }
+
+  /**
+   * Sweeps `beat` ('isr_check' or 'heartbeat') of `broker` (null: every broker's) from now on:
+   * the open run anew if either changed.
+   */
+  use({ beat = this.beat, broker = this.broker }) {
+    if (!(beat in BEATS) || (beat === this.beat && broker === this.broker)) return;
     this.app.phasesBeat = beat;
+    this.app.phasesBroker = broker;
     if (this.text) this.restart();
   }
 
@@ -226,20 +248,32 @@ export class PhasesView {
       delete doc.session.story_open;
     }
     // From a live session, the run opened is live too (`session.live` is kept): it goes on.
-    doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: phi };
-    // A heartbeat run's label is words, kept as a key so that a new language says it anew.
-    const label = this.beat === 'isr_check'
-      ? { label: `φ = ${tr.num(phi)}` }
-      : { label: tr.t('phases.label.heartbeat', { phase: phi }), labelKey: 'phases.label.heartbeat', labelArgs: { phase: phi } };
+    const broker = this.broker;
+    const own = this.own;
+    const moved = broker == null ? phi
+      : Array.from({ length: this.brokers }, (_, i) => (i === broker ? phi : Array.isArray(own) ? own[i] : own));
+    doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: moved };
+    // A label in words is kept as a key, so that a new language says it anew.
+    const key = broker != null ? `phases.label.${this.beat}.broker` : this.beat === 'heartbeat' ? 'phases.label.heartbeat' : null;
+    const args = { phase: phi, broker };
+    const label = key ? { label: tr.t(key, args), labelKey: key, labelArgs: args } : { label: `φ = ${tr.num(phi)}` };
     this.app.open({ text: JSON.stringify(doc), ...label }, { play: false })
       .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
   }
 
-  /** Which beat the strips are over: two buttons, the one shown pressed. */
+  /**
+   * Which beat the strips are over: two buttons, the one shown pressed; and whose: every broker's
+   * together, or one broker's alone.
+   */
   beatSwitch() {
     const { tr } = this.app;
+    const broker = this.broker;
+    const choices = [null, ...Array.from({ length: this.brokers ?? DEFAULT_BROKERS }, (_, i) => i)];
     return html`<p class="beat-switch" role="group" aria-label="${tr.t('phases.beat')}">${tr.t('phases.beat')}
-      ${Object.keys(BEATS).map((b) => html`<button type="button" data-beat="${b}" data-testid="${`phase-beat-${b}`}" aria-pressed="${String(b === this.beat)}">${tr.t(`phases.beat.${b}`)}</button>`)}</p>`;
+      ${Object.keys(BEATS).map((b) => html`<button type="button" data-beat="${b}" data-testid="${`phase-beat-${b}`}" aria-pressed="${String(b === this.beat)}">${tr.t(`phases.beat.${b}`)}</button>`)}
+      <label class="whose">${tr.t('phases.whose')} <select data-testid="phase-broker">${choices.map((b) => (b === broker
+        ? html`<option value="${b ?? ''}" selected>${b == null ? tr.t('phases.whose.every') : tr.t('phases.whose.broker', { broker: b })}</option>`
+        : html`<option value="${b ?? ''}">${b == null ? tr.t('phases.whose.every') : tr.t('phases.whose.broker', { broker: b })}</option>`))}</select></label></p>`;
   }
 
   draw() {
@@ -282,7 +316,9 @@ export class PhasesView {
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
         ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period, tr)}</li>`)}</ul>` : null}</li>`;
     });
-    patch(this.body, html`${this.beatSwitch()}<p class="muted">${tr.t(`phases.about.${this.beat}`, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs })}</p>
+    const about = tr.t(`phases.about.${this.beat}`, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs });
+    const whose = this.broker == null ? '' : ` ${tr.t('phases.about.one', { broker: this.broker })}`;
+    patch(this.body, html`${this.beatSwitch()}<p class="muted">${about}${whose}</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period })}</p>
       ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}
       ${left ? html`<p class="muted" data-testid="phase-rows-left">${tr.t(leftSplit ? 'phases.more.split' : done < period ? 'phases.more.sofar' : 'phases.more', { count: left, split: leftSplit })}</p>` : null}`);
