@@ -8,6 +8,9 @@ import { playgroundsReady, onPlayground, waitText, nowMs, trapModel } from './li
 
 const S03 = 's03-stalled-follower-completes-at-isr-shrink';
 
+/** Three curated stories read to their ends at the story pace, holding at both runs' moments. */
+export const timeoutMs = 240000;
+
 export default async function compareSpec(ctx) {
   const { page, errors } = await ctx.openPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`${ctx.baseURL}?scenario=${S03}`, { waitUntil: 'load' });
@@ -66,6 +69,23 @@ export default async function compareSpec(ctx) {
   await onPlayground(page, (el) => el.app.playback.setPlaying(false));
   ctx.assert(held.at === 20000 && /holding/.test(held.speed), `the run holds at 20,000 ms: ${JSON.stringify(held)}`);
   ctx.assert(/p1 acks=1 → broker 0: t-0 NONE answered at 20,000 ms/.test(held.b), `during the hold, B's responses show p1 answered: ${held.b}`);
+
+  // The story pace holds at the second run's own moments too: with replica.lag.time.max.ms 20,000
+  // in B the runs part at 27,300 ms (B's ISR check asks for the shrink), where A has nothing to
+  // mark; playing at speed auto from 26,000 ms stops there.
+  const lag = await onPlayground(page, async (el) => {
+    await el.app.comparison.onOpen('replica.lag.time.max.ms=20000');
+    el.app.playback.seek(26000);
+    el.app.playback.setPlaying(true);
+    return el.app.comparison.report?.divergence?.at_ms;
+  });
+  ctx.assert(lag === 27300, `with the lag at 20,000 in B, the runs part at 27,300 ms: ${lag}`);
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app.sim.nowMs >= 27300, null, { timeout: 20000 });
+  await page.waitForTimeout(500); // the hold starts with the frame after the instant
+  const partHold = await onPlayground(page, (el) => ({ at: el.app.sim.nowMs, b: el.app.comparison.twin.sim.nowMs, speed: el.shadowRoot.querySelector('[data-testid="speed-now"]')?.textContent }));
+  await onPlayground(page, (el) => el.app.playback.setPlaying(false));
+  ctx.assert(partHold.at === 27300 && partHold.b === 27300 && /holding/.test(partHold.speed), `the pace holds where the runs part: ${JSON.stringify(partHold)}`);
+  await onPlayground(page, (el) => el.app.comparison.onOpen('acks=1'));
 
   // Breakpoints act on both runs: "a request is answered" stops at B's answer (20,000 ms), which
   // comes long before A's (37,310).

@@ -408,7 +408,9 @@ export class PlaygroundApp {
     if (!this.sim || this.recovering) return;
     if (this.clock.speed === 'auto') {
       this.clock.nowMs = this.sim.nowMs;
-      this.clock.nextMarkerMs = this.guard(() => this.sim.nextMarkerMs) ?? null;
+      // The next notable instant of either run, when comparing: the pace slows before both.
+      const next = [this.guard(() => this.sim.nextMarkerMs), this.comparison?.nextMarkerMs()].filter((t) => t != null);
+      this.clock.nextMarkerMs = next.length ? Math.min(...next) : null;
     }
     this.controls.updateSpeed();
     const wall = performance.now();

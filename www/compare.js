@@ -177,6 +177,14 @@ export class Comparison {
     if (twin.complete) this.app.timeline?.invalidate({ now: true }); // its markers, all of them
   }
 
+  /** The second run's next notable instant after the playhead (a timeline marker), or null. */
+  nextMarkerMs() {
+    const twin = this.twin;
+    if (!twin?.sim || !this.active) return null;
+    const next = twin.guard(() => twin.sim.nextMarkerMs) ?? null;
+    return next != null && next > this.app.sim.nowMs ? next : null;
+  }
+
   /** The breakpoints the first run has, set on the second as well. */
   copyBreakpoints() {
     const spec = this.app.breakpoints ?? {};

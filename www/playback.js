@@ -48,13 +48,18 @@ export class Playback {
   /** Called by the clock with whole simulated ms to run. */
   advance(ms, stopAtNotable) {
     const app = this.app;
-    const run = app.story.clamp(ms);
+    let run = app.story.clamp(ms);
     if (run <= 0) {
       app.story.reached(app.sim.nowMs);
       return null;
     }
-    const done = app.guard(() => app.sim.advance(run, stopAtNotable));
+    // A what-if's second run has notable instants of its own (where the runs part, first of
+    // all): the story pace stops at those too, so the first run goes no further than the next.
+    const twinNext = stopAtNotable ? app.comparison?.nextMarkerMs() : null;
+    if (twinNext != null) run = Math.min(run, twinNext - app.sim.nowMs);
+    let done = app.guard(() => app.sim.advance(run, stopAtNotable));
     if (!done) return null;
+    if (twinNext != null && done.now_ms === twinNext && !done.notable) done = { ...done, notable: true };
     if (done.hit) this.breakpointHit(done.hit);
     app.ingest();
     app.dirty = true;
