@@ -20,8 +20,8 @@ export default async function phasesSpec(ctx) {
   const segments = await page.$$eval('.panel.phases .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
   ctx.assert(JSON.stringify(segments) === JSON.stringify([
     'p1: REQUEST_TIMED_OUT for φ 0; open the run there',
-    'p1: REQUEST_TIMED_OUT for φ 990 to 14,999; open the run there',
     'p1: NONE for φ 1 to 989; open the run there',
+    'p1: REQUEST_TIMED_OUT for φ 990 to 14,999; open the run there',
   ]), `s02's strip splits where the sweep does: ${JSON.stringify(segments)}`);
   const shares = await page.textContent('.panel.phases .shares');
   ctx.assert(/NONE: φ 1-989 \(6\.6%\), answered 30,011-30,999 ms/.test(shares), `the shares and answer times: ${shares}`);
@@ -116,8 +116,8 @@ export default async function phasesSpec(ctx) {
   const hb = await page.$$eval('.panel.phases .seg', (els) => els.map((e) => e.getAttribute('aria-label')));
   ctx.assert(JSON.stringify(hb) === JSON.stringify([
     'p1: NONE for φ 0 to 496; open the run there',
-    'p1: NONE for φ 1,000 to 1,999; open the run there',
     'p1: REQUEST_TIMED_OUT for φ 497 to 999; open the run there',
+    'p1: NONE for φ 1,000 to 1,999; open the run there',
   ]), `over the heartbeats p1 splits as the runner's sweep does: ${JSON.stringify(hb)}`);
   const about = await page.textContent('.panel.phases .phases-body > p.muted');
   ctx.assert(/heartbeat every 2,000 ms/.test(about) && /more than 9,000 ms/.test(about), `the view says which beat: ${about}`);

@@ -83,6 +83,9 @@ export default async function scenarioSpec(ctx) {
     await playgroundsReady(page);
     const notice = await page.textContent('.notices');
     ctx.assert(notice.includes(`t="${t}" is not a whole number`), `t=${t} is reported: ${notice}`);
+    // Only the instant is left out: the scenario it names opens, at its start.
+    const opened = await onPlayground(page, (el) => [el.app.source?.curated, el.app.sim.nowMs]);
+    ctx.assert(opened[0] === 's03-stalled-follower-completes-at-isr-shrink' && opened[1] === 0 && /Part of this link was left out/.test(notice), `t=${t}: the rest of the link opens: ${JSON.stringify(opened)} ${notice}`);
   }
   // Past the longest run the model seeks to (it once stopped the page from starting at all).
   for (const t of ['604800001', '99999999999', '99999999999999999999']) {

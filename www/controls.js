@@ -226,6 +226,7 @@ export class Controls {
       const text = await readSessionFile(file, tr);
       const msg = await this.app.open({ text, label: file.name }, { play: false });
       if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: errorWords(msg, tr) }));
+      if (out) out.textContent = ''; // an earlier file's refusal is not about this one
       this.app.notice('ok', tr.t('file.opened', { file: file.name }));
       this.closeMenus();
     } catch (e) {
@@ -448,7 +449,9 @@ export class Controls {
       const own = opened && curated && app.sim.actions().some((a) => a.by_user);
       if (opened && (!curated || own)) {
         const scenario = curated && pick.querySelector(`option[value="${CSS.escape(curated)}"]`)?.textContent;
-        const what = scenario ? tr.t('scenarios.withYourActions', { scenario }) : app.sim.extent().live ? tr.t('scenarios.opened.live') : app.sim.name || tr.t('scenarios.opened.unnamed');
+        // A run named as a curated scenario (opened at a phase of it) is called by its title.
+        const titled = app.sim.name && pick.querySelector(`option[value="${CSS.escape(app.sim.name)}"]`)?.textContent;
+        const what = scenario ? tr.t('scenarios.withYourActions', { scenario }) : app.sim.extent().live ? tr.t('scenarios.opened.live') : titled || app.sim.name || tr.t('scenarios.opened.unnamed');
         const from = app.source?.label ?? tr.t('scenarios.opened.file');
         renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${tr.t('scenarios.opened', { what, from })}</option>`);
         pick.selectedIndex = 0;

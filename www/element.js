@@ -309,10 +309,12 @@ export class PurgatoryPlayground extends HTMLElement {
     // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
     const compare = frag?.compare ?? params.get('compare');
     const storyStep = frag?.storyStep ?? null;
-    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep, fromLink: true };
+    // A part of the link that was left out (a bad instant or story step): said beside the rest.
+    const problem = frag?.problem ? tr.t('link.partly', { problem: frag.problem }) : null;
+    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep, fromLink: true, problem };
     if (frag?.curated) {
       if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
-      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare };
+      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare, problem };
     }
     const name = params.get('scenario');
     if (name && !curated(name)) throw new LinkError(tr.t('link.unknownScenario', { name }));
@@ -357,6 +359,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (plan.story && app.story.available()) app.story.start(app.sim.nowMs, plan.storyStep);
     const at = app.sim.nowMs;
     app.notice('ok', app.source.curated ? app.tr.t('link.opened.scenario', { name: app.source.curated, at }) : app.tr.t('link.opened', { at }));
+    if (plan.problem) app.notice('warn', plan.problem);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
@@ -395,7 +398,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
-    }
+    } else if (plan.problem) app.notice('warn', plan.problem);
     // An embed's story opens with its page: the page stays where the reader is until Next (an
     // embed of fixed height scrolls only its own box).
     if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep, { scroll: app.storyScrollsOnOpen });

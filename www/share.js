@@ -56,6 +56,17 @@ export async function fragmentFor({ exportText, curated, userActions, atMs, sele
   return `session=${toBase64Url(packed)}${story && storyStep ? step : ''}${language}`;
 }
 
+/** The instant a link names (`t=MS`), null for none. */
+function instantOf(t, tr) {
+  if (t == null) return null;
+  if (!/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
+  // The model seeks no further than a week (its longest run); the run itself may end sooner, and
+  // the page then opens it at its end. (A whole number too long to hold exactly is past it too.)
+  const at = Number(t);
+  if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: `t=${JSON.stringify(t)}`, max: MAX_INSTANT_MS }));
+  return at;
+}
+
 /** The story step a link names (`story=N`, 1-based), null for a bare `story` or none. */
 function storyStepOf(p, tr) {
   const v = p.get('story');
@@ -68,14 +79,31 @@ function storyStepOf(p, tr) {
 /**
  * Reads a fragment: `{curated, at, selected, story, storyStep, compare}`, `{text, storyStep}` (a saved session's scenario text), or
  * null when it holds no session. Throws an Error saying (in `tr`'s language) what is wrong with a
- * damaged one.
+ * damaged one. A bad instant or story step alone costs only itself: the rest opens, and
+ * `problem` says what was left out.
  */
 export async function readFragment(hash, tr) {
   const raw = hash.replace(/^#/, '');
   if (!raw) return null;
   if (raw.length > MAX_FRAGMENT_CHARS) throw new Error(tr.t('fragment.tooLong'));
   const p = new URLSearchParams(raw);
-  const storyStep = storyStepOf(p, tr);
+  const problems = [];
+  const leftOut = (read) => {
+    try {
+      return read();
+    } catch (e) {
+      problems.push(e.message);
+      return null;
+    }
+  };
+  const read = await readSession(p, tr, leftOut);
+  if (read && problems.length) read.problem = problems.join(tr.t('clause.sep'));
+  return read;
+}
+
+/** The session a fragment's parameters name (see `readFragment`); `lenient` reads a part that may be left out. */
+async function readSession(p, tr, lenient) {
+  const storyStep = lenient(() => storyStepOf(p, tr));
   if (p.has('session')) {
     const bytes = fromBase64Url(p.get('session'), tr);
     let text;
@@ -87,12 +115,7 @@ export async function readFragment(hash, tr) {
     return { text, storyStep };
   }
   if (p.has('scenario')) {
-    const t = p.get('t');
-    const at = t == null ? null : Number(t);
-    if (t != null && !/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
-    // The model seeks no further than a week (its longest run); the run itself may end sooner, and
-    // the page then opens it at its end. (A whole number too long to hold exactly is past it too.)
-    if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: `t=${JSON.stringify(t)}`, max: MAX_INSTANT_MS }));
+    const at = lenient(() => instantOf(p.get('t'), tr));
     return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
   return null;

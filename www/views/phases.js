@@ -301,13 +301,15 @@ export class PhasesView {
     const leftSplit = split.length - shown.filter((r) => r.outcomes.length > 1).length;
     const rows = shown.map((r) => {
       const split = r.outcomes.length > 1;
-      const segments = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => {
+      // Left to right, as the eye and the Tab key go (the outcomes list their ranges apart).
+      const ranged = r.outcomes.flatMap((o) => o.phases.map(([lo, hi]) => ({ o, lo, hi }))).sort((a, b) => a.lo - b.lo);
+      const segments = ranged.map(({ o, lo, hi }) => {
         const mid = Math.floor((lo + hi) / 2);
         const title = tr.t('phases.segment.title', { outcome: outcomeText(o, tr), phases: span(lo, hi, tr), phase: mid });
         const label = tr.t(lo === hi ? 'phases.segment.label.one' : 'phases.segment.label', { request: r.id, outcome: outcomeText(o, tr), from: lo, to: hi });
         // A segment a few pixels wide is drawn over its neighbours, so that it can be seen and hit.
         return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}${pct(hi + 1 - lo) < 1 ? ' thin' : ''}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
-      }));
+      });
       const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
         .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${tr.num(lo)}</span>`) : [];
       return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${tr.t(split ? 'phases.split' : done < period ? 'phases.same.sofar' : 'phases.same')}</span></p>
@@ -316,10 +318,12 @@ export class PhasesView {
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
         ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period, tr)}</li>`)}</ul>` : null}</li>`;
     });
-    const about = tr.t(`phases.about.${this.beat}`, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs });
+    // The heartbeats' words say every broker's moved together, unless one broker's alone is.
+    const aboutKey = this.beat === 'heartbeat' && this.broker != null ? 'phases.about.heartbeat.one' : `phases.about.${this.beat}`;
+    const about = tr.t(aboutKey, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs });
     const whose = this.broker == null ? '' : ` ${tr.t('phases.about.one', { broker: this.broker })}`;
     patch(this.body, html`${this.beatSwitch()}<p class="muted">${about}${whose}</p>
-      <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period })}</p>
+      <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period, count: period })}</p>
       ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}
       ${left ? html`<p class="muted" data-testid="phase-rows-left">${tr.t(leftSplit ? 'phases.more.split' : done < period ? 'phases.more.sofar' : 'phases.more', { count: left, split: leftSplit })}</p>` : null}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in

@@ -42,6 +42,7 @@ export default {
   'link.unknownScenario': 'There is no scenario called “{name}”',
   'link.instead': '{problem}; showing a live session instead.',
   'link.stays': '{problem}; the open session stays as it was.',
+  'link.partly': 'Part of this link was left out: {problem}; the rest of it is open.',
   'link.opened.scenario': 'Opened the link: {name} at {at} ms.',
   "link.opened": "Opened the link's session at {at} ms.",
 };

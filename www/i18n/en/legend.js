@@ -54,7 +54,7 @@ export default {
   'legend.phases.ok': 'the phases at which the request succeeds (φ: where the beat swept falls relative to the run’s 0 ms: the leader’s ISR check, every replica.lag.time.max.ms / 2 from the broker’s start, or the heartbeats, every broker.heartbeat.interval.ms)',
   'legend.phases.bad': 'the phases at which it fails; the label and the list under the strip name the error',
   'legend.phases.now': 'this run’s phase; a segment opens the run at its phase',
-  'legend.phases.whose.swatch': 'whose: broker 1’s alone',
+  'legend.phases.whose.swatch': 'whose ▾',
   'legend.phases.whose': 'whose beat is swept: every broker’s together, or one broker’s alone while the others stay where the run has them (which broker’s beat decides the outcome)',
 
   'legend.timeline.title': 'Timeline',

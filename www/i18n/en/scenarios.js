@@ -2,7 +2,7 @@
 // picker shows it; its first clause is the short title an embed is named by.
 export default {
   'scenario.s01-happy-path': 'S1. Happy path: both ISR followers replicate; the HW reaches the required offset and the DelayedProduce completes through checkAndComplete.',
-  'scenario.s02-stalled-follower-times-out': 'S2. One ISR follower stalled (alive, still heartbeating): it stays in the ISR until replica.lag.time.max.ms, so the request waits on the wheel and expires with REQUEST_TIMED_OUT.',
+  'scenario.s02-stalled-follower-times-out': 'S2. One ISR follower stalled (alive, still heart-beating): it stays in the ISR until replica.lag.time.max.ms, so the request waits on the wheel and expires with REQUEST_TIMED_OUT.',
   'scenario.s03-stalled-follower-completes-at-isr-shrink': 'S3. The follower stalled early enough: the ISR shrink commits before the timeout and the request completes at that moment.',
   'scenario.s04-out-of-isr-follower-does-not-hold-back': 'S4. A stalled follower already out of the ISR does not hold the HW back: the request completes after the other follower fetches.',
   'scenario.s05-both-followers-stalled-hw-freezes': 'S5. Both followers stalled: timeout, then the ISR shrinks below min.insync.replicas and the HW freezes.',

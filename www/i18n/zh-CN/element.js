@@ -35,6 +35,7 @@ export default {
   'link.unknownScenario': '没有名为“{name}”的场景',
   'link.instead': '{problem}；改为显示一个实时会话。',
   'link.stays': '{problem}；当前会话保持不变。',
+  'link.partly': '这个链接有一部分被略过：{problem}；其余部分已照常打开。',
   'link.opened.scenario': '已打开链接：{name}，位于 {at} ms。',
   'link.opened': '已打开链接中的会话，位于 {at} ms。',
 };

@@ -54,7 +54,7 @@ export default {
   'legend.phases.ok': '节拍处于这些相位时，请求会成功（φ：所扫描的节拍相对于这次运行 0 ms 的位置；节拍是 leader 的 ISR 检查——从 broker 启动起每隔 replica.lag.time.max.ms / 2 一次——或者心跳，每隔 broker.heartbeat.interval.ms 一次）',
   'legend.phases.bad': '请求会失败的相位；色带下方的标签和列表给出错误名',
   'legend.phases.now': '这次运行的相位；点击一段，会以该相位打开这次运行',
-  'legend.phases.whose.swatch': '谁的节拍：只有 broker 1',
+  'legend.phases.whose.swatch': '谁的节拍 ▾',
   'legend.phases.whose': '扫描谁的节拍：所有 broker 一起，或者只移动一个 broker 的节拍、其他 broker 保持这次运行中的位置（由此看出是哪个 broker 的节拍决定了结果）',
 
   'legend.timeline.title': '时间线',

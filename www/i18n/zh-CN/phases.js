@@ -22,6 +22,7 @@ export default {
   'phases.beat.heartbeat': '心跳',
   'phases.about.isr_check': 'Kafka 的每个 leader 从 broker 启动时起，每隔 {period} ms 做一次 ISR 检查，所以这次运行的操作落在节拍的哪个位置（相位 φ）纯属偶然。每一条是一个请求在所有 φ 上的结果；▼ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
   'phases.about.heartbeat': '每个 broker 从启动时起，每隔 {period} ms 向控制器发送一次心跳；超过 {timeout} ms 没有心跳到达，它就会被控制器隔离（fence）。所以这次运行的操作落在心跳节拍的哪个位置（相位 φ，所有 broker 的心跳一起移动）纯属偶然。每一条是一个请求在所有 φ 上的结果；▼ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
+  'phases.about.heartbeat.one': '每个 broker 从启动时起，每隔 {period} ms 向控制器发送一次心跳；超过 {timeout} ms 没有心跳到达，它就会被控制器隔离（fence）。所以这次运行的操作落在心跳节拍的哪个位置（相位 φ）纯属偶然。每一条是一个请求在所有 φ 上的结果；▼ 标出这次运行的 φ = {phase}。点击某一段，会在那个相位打开这次运行。',
   'phases.label.heartbeat': '心跳相位 φ = {phase}',
   'phases.label.isr_check.broker': 'broker {broker} 的 ISR 检查相位 φ = {phase}',
   'phases.label.heartbeat.broker': 'broker {broker} 的心跳相位 φ = {phase}',
