@@ -237,9 +237,10 @@ export default async function phasesSpec(ctx) {
   await page.click('button[data-menu="setup"]');
   await page.fill('#f-isr_check_ms', '15000');
   await page.click('.setup-form button[type="submit"]');
-  await waitText(page, '.setup-error', /isr_check_ms/);
+  await waitText(page, '.setup-error', /ISR-check phase/);
   const refused = await page.textContent('.setup-error');
-  ctx.assert(/0 \.\. 14999|0 to 14999|14999/.test(refused), `φ = 15,000 is out of range, and the form says so: ${refused}`);
+  // Named by the form's own label, not the model's path (setup.phases.isr_check_ms).
+  ctx.assert(/^ISR-check phase φ \(ms\): expected an integer from 0 to 14999 .*found 15000$/.test(refused), `φ = 15,000 is out of range, and the form says so: ${refused}`);
   ctx.assert(await onPlayground(page, (el) => JSON.stringify(el.app.sim.setup().phases)) === '{}', 'and the session is unchanged');
   await page.fill('#f-isr_check_ms', '7300');
   await page.click('.setup-form button[type="submit"]');

@@ -2,7 +2,7 @@
 // breakpoints, setup, what-if, legend), and the end of a scenario. The produce form and the
 // brokers' buttons act through `Acting` (acting.js). Every control acts through the app.
 import { SCENARIOS } from './scenarios.js';
-import { PAGE_DEFAULTS, readSetup, fillSetup } from './setup-form.js';
+import { PAGE_DEFAULTS, readSetup, fillSetup, setupErrorWords } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { pictureOf } from './picture.js';
@@ -203,7 +203,9 @@ export class Controls {
     const what = form.elements.what.value;
     const text = CHANGES[what].text(form.elements.value.value.trim(), form.elements.action.value);
     const error = await this.app.comparison.start(text);
-    this.$('.compare-error').textContent = error ? this.app.tr.t('whatIf.refused', { change: text, error }) : '';
+    // A scenario the change makes invalid says so naming the change itself ("with acks=1: …").
+    const named = error?.startsWith(this.app.tr.t('err.with', { change: text, error: '' }));
+    this.$('.compare-error').textContent = !error ? '' : named ? error : this.app.tr.t('whatIf.refused', { change: text, error });
     if (!error) {
       this.closeMenus();
       this.app.$('.compare')?.scrollIntoView?.({ block: 'nearest' });
@@ -213,7 +215,8 @@ export class Controls {
   async applySetup() {
     const form = this.$('.setup-form');
     const { setup, error } = readSetup(form, this.app.tr);
-    const msg = error ?? (await this.app.open({ live: setup }));
+    const refused = error ? null : await this.app.open({ live: setup });
+    const msg = error ?? (refused && setupErrorWords(errorWords(refused, this.app.tr), this.app.tr));
     this.$('.setup-error').textContent = msg ?? '';
     if (!msg) this.closeMenus();
   }

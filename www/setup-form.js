@@ -48,6 +48,15 @@ export function readSetup(form, tr) {
   return { setup };
 }
 
+/**
+ * The model's refusal of a setup from the form (`setup.config.brokers: …`, already in the
+ * reader's words), told by the form's own label for the field (`Brokers: …`).
+ */
+export function setupErrorWords(worded, tr) {
+  const m = /^setup\.(?:config\.|topics\[0\]\.|phases\.)?(\w+)(: |：)([\s\S]*)$/.exec(worded);
+  return m && SETUP_FIELDS.includes(m[1]) ? `${tr.t(`setup.${m[1]}`)}${m[2]}${m[3]}` : worded;
+}
+
 export function fillSetup(form, setup) {
   const t = setup.topics[0] ?? { partitions: 1, replication_factor: 1 };
   // A phase per broker (from a file) shows as the first broker's: the form sets one for all.
