@@ -96,6 +96,27 @@ export default async function i18n(ctx) {
   await playgroundsReady(again);
   ctx.assert(await again.inputValue('[data-testid="language"]') === 'en', 'the choice is remembered');
   await again.close();
+  // A fork's Undo survives a switch: the model's handle itself goes on in the new views, which
+  // read its run again (the event log holds it) and offer the Undo again.
+  const acted = await onPlayground(page, (el) => {
+    el.app.playback.seek(10000);
+    const before = el.app.sim.actions().length;
+    el.command({ action: 'resume_follower', broker: 2 });
+    return { before, after: el.app.sim.actions().length, at: el.app.sim.nowMs };
+  });
+  await waitText(page, '.notices', /The run after 10,000 ms was dropped/);
+  const logged = await onPlayground(page, (el) => el.shadowRoot.querySelectorAll('.panel.log li').length);
+  await page.selectOption('[data-testid="language"]', 'zh-CN');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent !== 'Send');
+  await waitText(page, '.notices', /10,000 ms 之后的运行被丢弃了/);
+  const retold = await onPlayground(page, (el) => ({ at: el.app.sim.nowMs, lines: el.shadowRoot.querySelectorAll('.panel.log li').length, actions: el.app.sim.actions().length }));
+  ctx.assert(retold.at === acted.at && retold.lines === logged && logged > 0 && retold.actions === acted.after, `the new views tell the same run: ${JSON.stringify(retold)}, ${logged} log lines before`);
+  await page.click('[data-testid="undo"]');
+  await waitText(page, '.notices', /被丢弃的未来回来了/);
+  const undone = await onPlayground(page, (el) => el.app.sim.actions().length);
+  ctx.assert(undone === acted.before, `the Undo after the switch takes the fork back: ${undone} actions (${JSON.stringify(acted)})`);
+  await page.selectOption('[data-testid="language"]', 'en');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
   ctx.assertNoErrors(errors, 'the page in Chinese');
 
   // A first visit follows the browser's language; the phone size.

@@ -374,6 +374,7 @@ function everyCall(p) {
     ['setup', () => p.setup()],
     ['snapshot', () => p.snapshot()],
     ['takeEvents', () => p.takeEvents()],
+    ['retell', () => p.retell()],
     ['requestEvents', () => p.requestEvents('p1')],
     ['markers', () => p.markers(0, 100, 10)],
     ['series', () => p.series(0, 100, 10)],

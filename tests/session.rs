@@ -667,3 +667,24 @@ fn a_command_listing_a_partition_twice_is_refused_and_changes_nothing() {
     assert_eq!(session.now_ms(), 1_000, "nothing was applied");
     assert_eq!(session.trace_hash(), before);
 }
+
+#[test]
+fn retelling_gives_the_run_up_to_the_playhead_again_and_keeps_the_undo() {
+    let mut session =
+        Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();
+    extend_all(&mut session);
+    session.seek(30_000);
+    let (_, told) = take_lines(&mut session);
+    assert!(!told.is_empty());
+    assert_eq!(take_lines(&mut session), (false, vec![]), "nothing new");
+    session.retell();
+    assert_eq!(take_lines(&mut session), (true, told.clone()), "the same events again");
+
+    // A fork's undo survives a retelling (the page retells when it rebuilds its views).
+    let fork = session
+        .command(&json!({"action": "resume_follower", "broker": 2}))
+        .expect("a resume in the run's past forks it");
+    assert!(fork.forked);
+    session.retell();
+    assert!(session.undo(), "the fork can still be undone");
+}

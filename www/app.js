@@ -99,7 +99,9 @@ export class PlaygroundApp {
     }
     if (this.sim) this.freeHandle();
     this.sim = sim;
-    this.source = source;
+    // A handle carried over from the views before (a remount) is this session's from now on.
+    const { handle, ...kept } = source;
+    this.source = kept;
     // What was said about the session before (a fork's undo, a breakpoint, a link) is not about
     // this one.
     this.clearNotices();
@@ -118,6 +120,8 @@ export class PlaygroundApp {
     this.history.reset();
     this.wheelChanges.reset();
     this.snap = null;
+    // Its events were taken by the views before: told again, for these.
+    if (handle) this.guard(() => this.sim.retell());
     if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
     // A link's `sel` may name no request of this run (a typo, an edited link): then the usual one.
     const actions = this.guard(() => this.sim.actions()) ?? [];
@@ -130,7 +134,7 @@ export class PlaygroundApp {
     this.controls.onOpen();
     this.phases?.restart();
     // A session saved while its guided story was open reopens the story at its instant.
-    if (this.sim.storyOpen) this.story.start(this.sim.nowMs, null, { scroll: this.storyScrollsOnOpen });
+    if (!handle && this.sim.storyOpen) this.story.start(this.sim.nowMs, null, { scroll: this.storyScrollsOnOpen });
     this.saveForRecovery();
     // What happened before the instant it opens at is its history, not news: no `response` events.
     this.ingest({ emit: false });
@@ -144,6 +148,7 @@ export class PlaygroundApp {
   }
 
   create(source, doc) {
+    if (source.handle) return source.handle;
     const { Playground } = this.model;
     if (source.live) return new Playground(source.live);
     if (source.curated) return Playground.fromScenario(doc, source.curated);
@@ -283,11 +288,17 @@ export class PlaygroundApp {
     return sent;
   }
 
+  /** Says that the run after `at` was dropped, with its Undo (again, after a remount). */
+  sayForked(at) {
+    this.forkedAt = at;
+    this.notice('fork', this.tr.t('app.forked', { at }), { undo: true });
+  }
+
   /** The model's side of a command, and what it says about the run (a fork, a live continuation). */
   apply(cmd) {
     const done = this.guard(() => this.sim.command(cmd));
     if (!done) return null;
-    if (done.forked) this.notice('fork', this.tr.t('app.forked', { at: done.at_ms - 1 }), { undo: true });
+    if (done.forked) this.sayForked(done.at_ms - 1);
     if (done.continued_live) this.notice('ok', this.tr.t('app.continuedLive'));
     // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
     // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
@@ -513,12 +524,13 @@ export class PlaygroundApp {
     this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
-  destroy() {
+  /** For good; `keepHandle`: the model's handle goes on in new views (a remount), not freed. */
+  destroy({ keepHandle = false } = {}) {
     this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();
     this.phases?.dispose(); // its sweep's handle, its task channel and observer
-    if (this.sim) this.freeHandle();
+    if (this.sim && !keepHandle) this.freeHandle();
     this.sim = null;
   }
 }

@@ -145,8 +145,8 @@ export class PurgatoryPlayground extends HTMLElement {
     this.applyLight(problems);
     const restore = saved && {
       source: saved.labelKey || !saved.label
-        ? labelled({ text: saved.text, scenario: saved.scenario, was: saved.was }, saved.labelKey ?? 'element.thisSession', opts.tr, saved.labelArgs)
-        : { text: saved.text, label: saved.label, scenario: saved.scenario, was: saved.was },
+        ? labelled({ text: saved.text, scenario: saved.scenario, was: saved.was, handle: saved.handle }, saved.labelKey ?? 'element.thisSession', opts.tr, saved.labelArgs)
+        : { text: saved.text, label: saved.label, scenario: saved.scenario, was: saved.was, handle: saved.handle },
       at: saved.at, selected: saved.selected, play: saved.playing, compare: saved.compare,
       story: saved.story, storyStep: saved.storyStep,
     };
@@ -158,14 +158,15 @@ export class PurgatoryPlayground extends HTMLElement {
       }
       this.app.controls.restoreBreakpointForm(saved.breakpoints);
       if (saved.hit) this.app.playback.sayHit(saved.hit);
+      if (saved.forkedAt != null && this.app.sim.extent().can_undo) this.app.sayForked(saved.forkedAt);
     }
   }
 
   /**
    * Rebuilds the markup for new views, controls, layout or language, keeping the session: its
    * instant, selection and kind (live, curated), the guided story at its step, the what-if beside
-   * it, whether it plays, its speed and breakpoints, the Phases view's beat and broker. (Its undo history
-   * starts anew.)
+   * it, whether it plays, its speed and breakpoints, the Phases view's beat and broker, and its
+   * undo: the model's handle itself goes to the new views (`retell` gives them its events again).
    */
   remount() {
     const app = this.app;
@@ -176,8 +177,11 @@ export class PurgatoryPlayground extends HTMLElement {
       story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat, phasesBroker: app.phasesBroker,
       // The breakpoint the playhead stands at, while its notice is still up (said anew).
       hit: app.root.querySelector('.notice.bp') && app.playback.lastHit?.hit.at_ms === app.sim.nowMs ? app.playback.lastHit : null,
+      // The fork whose Undo is offered, while its notice is up (offered anew).
+      forkedAt: app.root.querySelector('.notice.fork') ? app.forkedAt : null,
+      handle: app.sim,
     } : null;
-    this.app?.destroy();
+    this.app?.destroy({ keepHandle: true });
     this.app = null;
     this.removeAttribute('ready');
     this.mount(saved).catch((e) => this.fail(e));

@@ -294,6 +294,13 @@ impl Session {
         self.recent.take()
     }
 
+    /// Makes the next [`Self::take_events`] tell the run from its start up to the playhead again
+    /// (as after a jump): for views rebuilt around this same session. Nothing else changes.
+    pub fn retell(&mut self) {
+        let now = self.now_ms();
+        self.replay_head_to(now);
+    }
+
     pub fn set_breakpoints(&mut self, spec: BreakpointSpec) {
         self.breakpoints.spec = spec;
         let sim = self.head.as_ref().unwrap_or(&self.frontier);

@@ -258,6 +258,13 @@ impl Playground {
         to_js_via_text(&self.session.take_events())
     }
 
+    /// The next `takeEvents` tells the run up to the playhead again, from its start (`reset`):
+    /// for a page that rebuilds its views around this same handle (a new language), keeping its
+    /// undo and everything else.
+    pub fn retell(&mut self) {
+        self.session.retell();
+    }
+
     /// The events of one produce request's story up to the playhead, or null for an unknown id.
     #[wasm_bindgen(js_name = requestEvents)]
     pub fn request_events(
