@@ -678,7 +678,11 @@ fn retelling_gives_the_run_up_to_the_playhead_again_and_keeps_the_undo() {
     assert!(!told.is_empty());
     assert_eq!(take_lines(&mut session), (false, vec![]), "nothing new");
     session.retell();
-    assert_eq!(take_lines(&mut session), (true, told.clone()), "the same events again");
+    assert_eq!(
+        take_lines(&mut session),
+        (true, told.clone()),
+        "the same events again"
+    );
 
     // A fork's undo survives a retelling (the page retells when it rebuilds its views).
     let fork = session
