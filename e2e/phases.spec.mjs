@@ -50,8 +50,22 @@ export default async function phasesSpec(ctx) {
     mark: el.shadowRoot.querySelector('.kafka-mark')?.textContent.trim() ?? '',
   }));
   ctx.assert(moved.curated === null && moved.story === 0 && moved.storyButton && moved.mark === '', `the run at φ = 495 is a scenario of its own: ${JSON.stringify(moved)}`);
+  // Nor does the address bar name s02 any more: a reload would open s02 at its own phase.
+  const address = await page.evaluate(() => location.search);
+  ctx.assert(!/scenario=/.test(address), `the address no longer names s02: ${address}`);
   const link = await onPlayground(page, async (el) => { await el.app.controls.copyLink(); return location.hash; });
   ctx.assert(/^#session=/.test(link) && !/scenario=s02/.test(link), `its link holds the session: ${link.slice(0, 120)}`);
+  // By keyboard: Enter on a segment opens its run, and the focus comes back to that segment once
+  // the new run's strips are drawn (not to the page's top, where the removed button left it).
+  const bad = page.locator('.panel.phases .seg.bad').first();
+  const key = await bad.getAttribute('data-key');
+  await bad.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((k) => {
+    const el = document.querySelector('purgatory-playground');
+    return el.app?.source?.label !== 'φ = 495' && el.shadowRoot.activeElement?.dataset.key === k;
+  }, key, { timeout: 30000 });
+  ctx.log(`focus back on ${key}`);
   ctx.assertNoErrors(errors, 'phases on the page');
 
   // The sweep shares the session's module instance: a trap in it (its step throws as a trapped

@@ -95,6 +95,18 @@ export default async function scenarioSpec(ctx) {
     const notice = await page.textContent('.notices');
     ctx.assert(notice.includes(`t="${t}" is past a week (604,800,000 ms)`), `t=${t} is reported: ${notice}`);
   }
+  // Within a week but past the run's end (s03 runs to 60,000 ms), and a request the run lacks
+  // (sel= cut short in the message): each said in the one notice, the run open at its end with
+  // its usual request.
+  const longSel = `p${'9'.repeat(300)}`;
+  await page.goto('about:blank');
+  await page.goto(`${ctx.baseURL}#scenario=s03-stalled-follower-completes-at-isr-shrink&t=500000&sel=${longSel}`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  const late = await page.textContent('.notices');
+  const lateState = await onPlayground(page, (el) => [el.app.sim.nowMs, el.app.selected]);
+  ctx.assert(lateState[0] === 60000 && lateState[1] === 'p1', `past its end, the run opens at its end with p1: ${JSON.stringify(lateState)}`);
+  ctx.assert(late.includes('t="500000" is past the end of this run; it opens at its end, 60,000 ms.'), `the late instant is said: ${late}`);
+  ctx.assert(late.includes(`sel="p${'9'.repeat(39)}…", a request this run does not have; p1 is selected instead.`) && !late.includes('9'.repeat(41)), `the unknown request is said, cut short: ${late}`);
 
   // A session link followed in the open page (pasted into the address bar, an in-page link):
   // it opens in place at its instant; a fragment that names no session is the host page's own;

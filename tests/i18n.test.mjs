@@ -83,6 +83,16 @@ test('messages fill their variables, numbers as the language writes them', () =>
   }
 });
 
+test('Chinese sets no space beside full-width punctuation, and keeps it beside a Latin word', () => {
+  const zh = new Translator('zh-CN', ZH);
+  // The template's space before 时 is right after "p1" and wrong after "）".
+  const event = 'p1 的 ISR 提交（partition epoch 1）';
+  assert.equal(zh.t('why.hw.event', { event, tp: 't-0', to: 3 }), `${event}时，t-0 的 HW 到达了 3`);
+  assert.equal(zh.t('why.hw.event', { event: 'p1', tp: 't-0', to: 3 }), 'p1 时，t-0 的 HW 到达了 3');
+  const en = new Translator('en', EN);
+  assert.equal(en.t('why.hw.event', { event: 'x (y)', tp: 't-0', to: 3 }), 'the HW of t-0 reached 3 when x (y)');
+});
+
 test('every reason the trace gives (src/kafka/reasons.rs) has its message, the same in English', () => {
   const source = readFileSync(new URL('../src/kafka/reasons.rs', import.meta.url), 'utf8');
   const items = source.match(/^pub (const|fn) /gm).length;

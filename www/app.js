@@ -21,6 +21,7 @@ import { renderEventLog } from './views/eventlog.js';
 import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
 import { render } from './html.js';
+import { linkParam } from './share.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
 const SLOW_PANEL_MS = 120;
@@ -122,11 +123,19 @@ export class PlaygroundApp {
     this.snap = null;
     // Its events were taken by the views before: told again, for these.
     if (handle) this.guard(() => this.sim.retell());
+    /** What a link asked of this run that it cannot give, said by the caller beside the link's own problems. */
+    this.linkNotes = [];
     if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
+    // A run that ends sooner opens at its end.
+    if (at != null && this.sim.nowMs < at) this.linkNotes.push(this.tr.t('link.pastEnd', { param: linkParam('t', String(at)), end: this.tr.num(this.sim.nowMs) }));
     // A link's `sel` may name no request of this run (a typo, an edited link): then the usual one.
     const actions = this.guard(() => this.sim.actions()) ?? [];
     const ids = new Set(actions.filter((a) => a.action === 'produce').map((a) => a.id));
     this.selected = (ids.has(selected) ? selected : null) ?? this.sim.selected ?? this.mainRequest(actions);
+    if (selected != null && !ids.has(selected)) {
+      const param = linkParam('sel', selected);
+      this.linkNotes.push(this.selected ? this.tr.t('link.noSuchRequest', { param, shown: this.selected }) : this.tr.t('link.noSuchRequest.none', { param }));
+    }
     this.guard(() => this.sim.select(this.selected ?? undefined));
     this.history.track(this.selected, this.guard(() => this.sim.requestEvents(this.selected ?? '')) ?? []);
     this.clock.setPlaying(false);

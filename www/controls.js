@@ -159,7 +159,7 @@ export class Controls {
   async pick(name) {
     const msg = name ? await this.app.open({ curated: name }) : await this.app.open({ live: PAGE_DEFAULTS });
     if (msg) this.app.notice('bad', msg);
-    else if (this.app.opts.layout === 'page') this.app.host.syncUrl?.();
+    else this.app.host.syncUrl?.();
   }
 
   // ---- What if ---------------------------------------------------------------------------------
@@ -218,7 +218,9 @@ export class Controls {
     const refused = error ? null : await this.app.open({ live: setup });
     const msg = error ?? (refused && setupErrorWords(errorWords(refused, this.app.tr), this.app.tr));
     this.$('.setup-error').textContent = msg ?? '';
-    if (!msg) this.closeMenus();
+    if (msg) return;
+    this.closeMenus();
+    this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
   }
 
   async importFile(file) {
@@ -231,6 +233,7 @@ export class Controls {
       if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: errorWords(msg, tr) }));
       if (out) out.textContent = ''; // an earlier file's refusal is not about this one
       this.app.notice('ok', tr.t('file.opened', { file: file.name }));
+      this.app.host.syncUrl?.();
       this.closeMenus();
     } catch (e) {
       const text = tr.t('file.notOpened', { error: e.message ?? e });

@@ -363,7 +363,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (plan.story && app.story.available()) app.story.start(app.sim.nowMs, plan.storyStep);
     const at = app.sim.nowMs;
     app.notice('ok', app.source.curated ? app.tr.t('link.opened.scenario', { name: app.source.curated, at }) : app.tr.t('link.opened', { at }));
-    if (plan.problem) app.notice('warn', plan.problem);
+    sayLinkProblems(app, plan);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
@@ -402,7 +402,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (this.linkProblem) {
       app.notice('bad', this.linkProblem);
       this.linkProblem = null;
-    } else if (plan.problem) app.notice('warn', plan.problem);
+    } else sayLinkProblems(app, plan);
     // An embed's story opens with its page: the page stays where the reader is until Next (an
     // embed of fixed height scrolls only its own box).
     if (story && app.story.available() && (!app.story.active || plan.storyStep)) app.story.start(plan.at ?? null, plan.storyStep, { scroll: app.storyScrollsOnOpen });
@@ -536,6 +536,12 @@ export class PurgatoryPlayground extends HTMLElement {
  * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
  * too, so that a remount in another language names it in that language.
  */
+/** What was wrong with the link it opened (a part left out, an instant or a request the run lacks), in one notice. */
+function sayLinkProblems(app, plan) {
+  const said = [plan.problem, ...(app.linkNotes ?? [])].filter(Boolean);
+  if (said.length) app.notice('warn', said.join(app.tr.t('sentence.sep')));
+}
+
 const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
 
 class SourceError extends Error {

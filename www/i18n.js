@@ -50,6 +50,9 @@ export class Translator {
     this.stories = stories;
     this.plurals = new Intl.PluralRules(lang);
     this.numbers = lang === 'en' ? null : new Intl.NumberFormat(lang);
+    // Chinese sets no space beside its full-width punctuation; a template's space before or after
+    // a variable is right beside a Latin word and wrong beside a `）` the variable ends with.
+    this.tight = lang.startsWith('zh');
   }
 
   /** The message `key` with its `{variables}` filled in from `vars`. */
@@ -60,7 +63,8 @@ export class Translator {
       return key;
     }
     if (typeof message === 'object') message = message[this.plurals.select(Number(vars.count ?? 0))] ?? message.other;
-    return message.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? this.value(vars[name]) : whole));
+    const text = message.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? this.value(vars[name]) : whole));
+    return this.tight ? text.replace(FULL_WIDTH_SPACE, '') : text;
   }
 
   /**
@@ -96,6 +100,9 @@ export class Translator {
     return step.captions?.[this.lang] ?? this.stories[scenario]?.[i] ?? step.caption;
   }
 }
+
+/** A space after or before full-width punctuation (CJK symbols and punctuation, full-width forms). */
+const FULL_WIDTH_SPACE = /(?<=[\u3000-\u303f\uff00-\uffef]) | (?=[\u3000-\u303f\uff00-\uffef])/g;
 
 /** English: what everything is written in until a language is asked for. */
 export const ENGLISH = new Translator('en', EN);

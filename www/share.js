@@ -57,13 +57,23 @@ export async function fragmentFor({ exportText, curated, userActions, atMs, sele
 }
 
 /** The instant a link names (`t=MS`), null for none. */
+/** The longest piece of a link's parameter a message repeats, in characters (a fragment may hold two million). */
+const QUOTE_LIMIT_CHARS = 40;
+
+/** `name="value"` as a message names a link's parameter, cut short with an ellipsis when long. */
+export function linkParam(name, value) {
+  const chars = [...value];
+  const shown = chars.length > QUOTE_LIMIT_CHARS ? `${chars.slice(0, QUOTE_LIMIT_CHARS).join('')}…` : value;
+  return `${name}=${JSON.stringify(shown)}`;
+}
+
 function instantOf(t, tr) {
   if (t == null) return null;
-  if (!/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: `t=${JSON.stringify(t)}` }));
+  if (!/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: linkParam('t', t) }));
   // The model seeks no further than a week (its longest run); the run itself may end sooner, and
   // the page then opens it at its end. (A whole number too long to hold exactly is past it too.)
   const at = Number(t);
-  if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: `t=${JSON.stringify(t)}`, max: MAX_INSTANT_MS }));
+  if (at > MAX_INSTANT_MS) throw new Error(tr.t('fragment.lateInstant', { param: linkParam('t', t), max: MAX_INSTANT_MS }));
   return at;
 }
 
@@ -72,7 +82,7 @@ function storyStepOf(p, tr) {
   const v = p.get('story');
   if (v == null || v === '') return null;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new Error(tr.t('fragment.badStep', { param: `story=${JSON.stringify(v)}` }));
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new Error(tr.t('fragment.badStep', { param: linkParam('story', v) }));
   return n;
 }
 

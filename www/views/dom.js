@@ -16,7 +16,7 @@ export const set = (xs) => `{${xs.join(', ')}}`;
 /**
  * Replaces an element's content with markup made by `html` only when it changed (returns whether
  * it did). A focused control inside keeps the focus across the redraw: the new markup's element
- * with the same `data-testid` (or `data-select`) gets it.
+ * with the same `data-testid` (or `data-select`, or `data-key`: a name for focus alone) gets it.
  */
 export function patch(el, markup) {
   if (el._html === markup.text) return false;
@@ -29,7 +29,7 @@ export function patch(el, markup) {
 }
 
 function focusKey(node) {
-  for (const attr of ['data-testid', 'data-select']) {
+  for (const attr of ['data-testid', 'data-select', 'data-key']) {
     const v = node.getAttribute(attr);
     if (v) return `[${attr}="${CSS.escape(v)}"]`;
   }

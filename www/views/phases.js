@@ -69,7 +69,13 @@ export class PhasesView {
     this.observer.observe(panel);
     this.body.addEventListener('click', (ev) => {
       const b = ev.target.closest('button[data-phase]');
-      if (b) this.openAt(Number(b.dataset.phase));
+      if (b) {
+        // The strips are swept anew for the run it opens: focus that was on the segment comes
+        // back to it (to its strip until the sweep reaches it), not to the page's top.
+        const row = b.closest('[data-request]')?.dataset.request;
+        this.refocus = b.getRootNode().activeElement === b ? { segment: b.dataset.key, strip: `strip ${row}` } : null;
+        this.openAt(Number(b.dataset.phase));
+      }
       const beat = ev.target.closest('button[data-beat]');
       if (beat) this.use({ beat: beat.dataset.beat });
     });
@@ -258,7 +264,10 @@ export class PhasesView {
     const args = { phase: phi, broker };
     const label = key ? { label: tr.t(key, args), labelKey: key, labelArgs: args } : { label: `φ = ${tr.num(phi)}` };
     this.app.open({ text: JSON.stringify(doc), ...label }, { play: false })
-      .then((problem) => { if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem })); });
+      .then((problem) => {
+        if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem }));
+        else this.app.host.syncUrl?.(); // the address no longer names what plays: the curated scenario at its own phase
+      });
   }
 
   /**
@@ -308,12 +317,12 @@ export class PhasesView {
         const title = tr.t('phases.segment.title', { outcome: outcomeText(o, tr), phases: span(lo, hi, tr), phase: mid });
         const label = tr.t(lo === hi ? 'phases.segment.label.one' : 'phases.segment.label', { request: r.id, outcome: outcomeText(o, tr), from: lo, to: hi });
         // A segment a few pixels wide is drawn over its neighbours, so that it can be seen and hit.
-        return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}${pct(hi + 1 - lo) < 1 ? ' thin' : ''}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
+        return html`<button type="button" class="seg ${good(o) ? 'ok' : 'bad'}${pct(hi + 1 - lo) < 1 ? ' thin' : ''}" style="${`left:${pct(lo)}%;width:${pct(hi + 1 - lo)}%`}" data-phase="${mid}" data-key="${`segment ${r.id} ${lo}`}" title="${title}" aria-label="${label}">${pct(hi + 1 - lo) > 12 ? outcomeText(o, tr) : ''}</button>`;
       });
       const marks = split ? r.outcomes.flatMap((o) => o.phases.map(([lo]) => lo)).filter((lo) => lo > 0)
         .map((lo) => html`<span class="edge" style="${`left:${pct(lo)}%`}">${tr.num(lo)}</span>`) : [];
       return html`<li data-testid="phase-row" data-request="${r.id}" data-story="${`phases-${r.id}`}"><p><b>${r.id}</b> <span class="${split ? 'bad' : 'muted'}">${tr.t(split ? 'phases.split' : done < period ? 'phases.same.sofar' : 'phases.same')}</span></p>
-        <div class="strip" role="group" aria-label="${tr.t('phases.strip', { request: r.id })}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${tr.t('phases.thisRun', { phase: this.ownPhase })}"></span></div>
+        <div class="strip" role="group" tabindex="-1" data-key="${`strip ${r.id}`}" aria-label="${tr.t('phases.strip', { request: r.id })}">${segments}<span class="now" style="${`left:${pct(this.ownPhase)}%`}" title="${tr.t('phases.thisRun', { phase: this.ownPhase })}"></span></div>
         <div class="edges" aria-hidden="true">${marks}</div>
         <ul class="shares">${r.outcomes.map((o) => html`<li><span class="swatch ${good(o) ? 'ok' : 'bad'}"></span>${tr.t('phases.share', { outcome: outcomeText(o, tr), phases: ranges(o, tr), share: (100 * o.count / Math.max(1, done)).toFixed(1), answered: answered(o, tr) })}</li>`)}</ul>
         ${r.edges.length ? html`<ul class="edge-words">${r.edges.map((e) => html`<li>${edgeText(r, e, period, tr)}</li>`)}</ul>` : null}</li>`;
@@ -327,5 +336,26 @@ export class PhasesView {
       ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}
       ${left ? html`<p class="muted" data-testid="phase-rows-left">${tr.t(leftSplit ? 'phases.more.split' : done < period ? 'phases.more.sofar' : 'phases.more', { count: left, split: leftSplit })}</p>` : null}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in
+    this.restoreFocus();
+  }
+
+  /** After a segment opened its run: focus on the segment again once the sweep has drawn it (see the click). */
+  restoreFocus() {
+    if (!this.refocus) return;
+    const active = this.body.getRootNode().activeElement;
+    // Focus that fell with the removed segment is on the document's body (outside the element's
+    // shadow root, its activeElement is null).
+    const fell = (active ?? document.activeElement ?? document.body) === document.body;
+    // The reader went on elsewhere meanwhile: their focus stays where they put it.
+    if (!fell && !this.body.contains(active)) {
+      this.refocus = null;
+      return;
+    }
+    const at = (key) => this.body.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const segment = at(this.refocus.segment);
+    if (segment) {
+      segment.focus({ preventScroll: true });
+      this.refocus = null;
+    } else if (fell) at(this.refocus.strip)?.focus({ preventScroll: true });
   }
 }

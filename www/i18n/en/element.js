@@ -43,6 +43,9 @@ export default {
   'link.instead': '{problem}; showing a live session instead.',
   'link.stays': '{problem}; the open session stays as it was.',
   'link.partly': 'Part of this link was left out: {problem}; the rest of it is open.',
+  'link.pastEnd': 'The link\'s instant {param} is past the end of this run; it opens at its end, {end} ms.',
+  'link.noSuchRequest': 'The link selects {param}, a request this run does not have; {shown} is selected instead.',
+  'link.noSuchRequest.none': 'The link selects {param}, a request this run does not have.',
   'link.opened.scenario': 'Opened the link: {name} at {at} ms.',
   "link.opened": "Opened the link's session at {at} ms.",
 };

@@ -3,6 +3,7 @@
 export default {
   'list.sep': ', ',
   'clause.sep': '; ',
+  'sentence.sep': ' ',
   'unknown': 'unknown',
   'none': 'none',
   'purgatory.produce': 'produce',

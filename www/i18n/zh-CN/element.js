@@ -36,6 +36,9 @@ export default {
   'link.instead': '{problem}；改为显示一个实时会话。',
   'link.stays': '{problem}；当前会话保持不变。',
   'link.partly': '这个链接有一部分被略过：{problem}；其余部分已照常打开。',
+  'link.pastEnd': '链接中的时刻 {param} 超过了这次运行的结尾；已在结尾处打开，即 {end} ms。',
+  'link.noSuchRequest': '链接选中的 {param} 不是这次运行中的请求；改为选中 {shown}。',
+  'link.noSuchRequest.none': '链接选中的 {param} 不是这次运行中的请求。',
   'link.opened.scenario': '已打开链接：{name}，位于 {at} ms。',
   'link.opened': '已打开链接中的会话，位于 {at} ms。',
 };

@@ -2,6 +2,7 @@
 export default {
   'list.sep': '，',
   'clause.sep': '；',
+  'sentence.sep': '',
   'unknown': '未知',
   'none': '无',
   'purgatory.produce': '生产请求',
