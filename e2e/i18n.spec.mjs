@@ -117,6 +117,22 @@ export default async function i18n(ctx) {
   ctx.assert(undone === acted.before, `the Undo after the switch takes the fork back: ${undone} actions (${JSON.stringify(acted)})`);
   await page.selectOption('[data-testid="language"]', 'en');
   await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === 'Send');
+  // Two switches in one task, the second before the first's views have the session: the second
+  // carries the same session on (it once opened the default scenario, the handle left behind).
+  const twice = await onPlayground(page, (el) => {
+    el.app.playback.setPlaying(false);
+    el.app.playback.seek(12000);
+    el.command({ action: 'resume_follower', broker: 2 });
+    const at = el.app.sim.nowMs;
+    window.handleBefore = el.app.sim;
+    el.setLanguage('zh-CN');
+    el.setLanguage('en');
+    return { at, carried: el.carried?.handle === window.handleBefore };
+  });
+  await page.waitForFunction(() => document.querySelector('purgatory-playground[ready]')?.app?.sim != null);
+  await waitText(page, '.notices', /The run after 12,000 ms was dropped/);
+  const after = await onPlayground(page, (el) => ({ same: el.app.sim === window.handleBefore, at: el.app.sim.nowMs, actions: el.app.sim.actions().length, scenario: el.app.curatedName, lang: el.opts.tr.lang, carried: el.carried }));
+  ctx.assert(twice.carried && after.same && after.at === twice.at && after.scenario === S03 && after.lang === 'en' && after.carried === null, `a second switch under way keeps the session and its handle: ${JSON.stringify({ twice, after })}`);
   ctx.assertNoErrors(errors, 'the page in Chinese');
 
   // A first visit follows the browser's language; the phone size.

@@ -93,6 +93,8 @@ export class PlaygroundApp {
     let sim;
     try {
       const doc = source.curated ? await curatedDoc(source.curated) : null;
+      // Destroyed meanwhile (removed, or remounted again): a handle it was given goes on elsewhere.
+      if (this.destroyed) return this.tr.t('app.gone');
       sim = this.create(source, doc);
     } catch (e) {
       if (isTrap(e)) return this.recover(e).then(() => this.tr.t('app.trap.opening'));
@@ -151,6 +153,7 @@ export class PlaygroundApp {
     this.refresh();
     // What the link or the file compares with (or `compare`, the element's attribute).
     await this.comparison?.onOpen(compare);
+    if (this.destroyed) return null; // its clock is not to start again
     const autoplay = play ?? (source.live != null);
     if (autoplay && !this.story.active) this.playback.setPlaying(true);
     return null;
@@ -535,6 +538,7 @@ export class PlaygroundApp {
 
   /** For good; `keepHandle`: the model's handle goes on in new views (a remount), not freed. */
   destroy({ keepHandle = false } = {}) {
+    this.destroyed = true;
     this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();

@@ -93,14 +93,28 @@ export class PurgatoryPlayground extends HTMLElement {
     // is still out of the document once the task is over.
     queueMicrotask(() => {
       if (this.isConnected) return;
+      const carried = this.carried?.handle;
+      const taken = carried != null && this.app?.sim === carried;
       this.app?.destroy();
       this.app = null;
+      // A session on its way to new views that will not come: freed too.
+      if (carried && !taken) {
+        try { carried.free(); } catch { /* a trapped handle cannot be freed; dropped */ }
+      }
+      this.carried = null;
+      this.generation++; // a mount under way stops at its next step
       this.removeAttribute('ready');
     });
   }
 
   attributeChangedCallback(name, old, value) {
-    if (!this.app || old === value) return;
+    if (old === value) return;
+    // A remount under way reads the attributes afresh only if asked again.
+    if (!this.app && this.carried && LAYOUT_ATTRS.includes(name)) {
+      this.remount();
+      return;
+    }
+    if (!this.app) return;
     if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
     else if (name === 'lang' && languageFor(value ?? this.language()) === this.opts?.tr.lang) return;
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
@@ -151,6 +165,7 @@ export class PurgatoryPlayground extends HTMLElement {
       story: saved.story, storyStep: saved.storyStep,
     };
     await this.openSource(gen, restore);
+    if (gen === this.generation) this.carried = null; // the views have it (or it could not open)
     if (saved && this.app?.sim && gen === this.generation) {
       if (saved.speed != null) {
         this.app.clock.speed = saved.speed;
@@ -170,6 +185,8 @@ export class PurgatoryPlayground extends HTMLElement {
    */
   remount() {
     const app = this.app;
+    // A remount while one is under way (a second language chosen before the first one's messages
+    // arrived, or before its session opened) keeps the same session: the one that one carries.
     const saved = app?.sim ? {
       text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined,
       label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
@@ -180,7 +197,9 @@ export class PurgatoryPlayground extends HTMLElement {
       // The fork whose Undo is offered, while its notice is up (offered anew).
       forkedAt: app.root.querySelector('.notice.fork') ? app.forkedAt : null,
       handle: app.sim,
-    } : null;
+    } : this.carried;
+    /** The session on its way to the new views, until they have it (see `mount`). */
+    this.carried = saved;
     this.app?.destroy({ keepHandle: true });
     this.app = null;
     this.removeAttribute('ready');
@@ -355,6 +374,7 @@ export class PurgatoryPlayground extends HTMLElement {
     }
     if (gen !== this.generation || app !== this.app || !plan) return;
     const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false, compare: plan.compare ?? null });
+    if (gen !== this.generation || app !== this.app) return;
     if (error) {
       app.clearNotices('ok');
       app.notice('bad', app.tr.t('link.stays', { problem: app.tr.t('link.bad', { error: errorWords(error, app.tr) }) }));
@@ -385,6 +405,7 @@ export class PurgatoryPlayground extends HTMLElement {
     // The `compare` attribute: a what-if beside the scenario it names (a link's own wins).
     const compare = plan.compare ?? (restore ? null : this.getAttribute('compare'));
     let error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: play && !story, compare });
+    if (gen !== this.generation || app !== this.app) return; // remounted or removed meanwhile
     if (error && plan.fromLink) {
       // A link's session that is not a valid scenario (its fragment decoded): said like any other
       // bad link, in the page's notices, and a live session opens as without the link.

@@ -1,6 +1,7 @@
 // The playground's own notices (www/app.js): the model stopping, a new future, the story closing.
 export default {
   'app.trap.opening': 'the model stopped while opening it',
+  'app.gone': 'the view was closed while it opened',
   'app.trap': 'The model stopped with an internal error. Rebuilding this session from its saved actions…',
   'app.recovered': 'Recovered: the session was rebuilt from its actions, at {at} ms. Nothing was lost.',
   'app.notRecovered': 'The model stopped and the session could not be rebuilt. Download it to keep your work.',
