@@ -256,6 +256,27 @@ export default async function phasesSpec(ctx) {
   // Named by the form's own label, not the model's path (setup.phases.isr_check_ms).
   ctx.assert(/^ISR-check phase φ \(ms\): expected an integer from 0 to 14999 .*found 15000$/.test(refused), `φ = 15,000 is out of range, and the form says so: ${refused}`);
   ctx.assert(await onPlayground(page, (el) => JSON.stringify(el.app.sim.setup().phases)) === '{}', 'and the session is unchanged');
+  // Said beside its field, which is marked wrong and focused (the form scrolls; its end may be
+  // out of sight); reopened, the form is the session's again, without the old error.
+  const where = await onPlayground(page, (el) => { const r = el.shadowRoot; return { beside: r.querySelector('.setup-error').closest('.field')?.querySelector('input')?.id, invalid: r.querySelector('.setup-form [aria-invalid="true"]')?.id, focused: r.activeElement?.id }; });
+  ctx.assert(where.beside === 'f-isr_check_ms' && where.invalid === 'f-isr_check_ms' && where.focused === 'f-isr_check_ms', `the error stands at its field: ${JSON.stringify(where)}`);
+  // What a Kafka broker refuses to start with (KafkaConfig: replica.fetch.wait.max.ms at most
+  // replica.lag.time.max.ms), in Kafka's names; a number past 2^53 is said as typed.
+  await page.fill('#f-isr_check_ms', '0');
+  await page.fill('#f-replica_lag_time_max_ms', '400');
+  await page.click('.setup-form button[type="submit"]');
+  await waitText(page, '.setup-error', /refuses to start/);
+  const start = await page.textContent('.setup-error');
+  ctx.assert(start === 'replica.fetch.wait.max.ms: expected an integer from 0 to 400 (at most replica.lag.time.max.ms, or a Kafka broker refuses to start), found 500', `a broker's start check: ${start}`);
+  await page.fill('#f-replica_fetch_wait_max_ms', '100000000000000000000');
+  await page.click('.setup-form button[type="submit"]');
+  await waitText(page, '.setup-error', /larger than any setting/);
+  ctx.assert((await page.textContent('.setup-error')).includes('100000000000000000000'), 'a huge number is said as typed');
+  await page.keyboard.press('Escape');
+  await page.click('button[data-menu="setup"]');
+  const reopened = await onPlayground(page, (el) => [el.shadowRoot.querySelector('.setup-error').textContent, el.shadowRoot.querySelectorAll('.setup-form [aria-invalid]').length]);
+  ctx.assert(reopened[0] === '' && reopened[1] === 0 && await page.inputValue('#f-replica_lag_time_max_ms') === '30000', `reopened, the form is the session's: ${JSON.stringify(reopened)}`);
+  ctx.assert(await onPlayground(page, (el) => el.app.sim.setup().config.replica_lag_time_max_ms) === 30000, 'and nothing was applied');
   await page.fill('#f-isr_check_ms', '7300');
   await page.click('.setup-form button[type="submit"]');
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim?.setup().phases?.isr_check_ms === 7300, null, { timeout: 10000 });

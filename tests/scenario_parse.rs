@@ -1353,3 +1353,61 @@ fn a_what_if_is_read_checked_and_written_back() {
     assert!(err("\"min.insync.replicas=0\"")
         .starts_with("compare: with min.insync.replicas=0: config.min_insync_replicas"));
 }
+
+#[test]
+fn a_config_a_kafka_broker_refuses_to_start_with_is_a_file_the_contract_keeps_but_not_a_broker() {
+    // KafkaConfig.validateValues: replica.fetch.wait.max.ms at most replica.lag.time.max.ms and
+    // at most replica.socket.timeout.ms (30,000 by default). The contract bounds each setting
+    // alone, so the file reads; the start check (a live session's setup) refuses it.
+    let mut doc = base();
+    edit(
+        &mut doc,
+        "/config/replica_lag_time_max_ms",
+        Some(json!(400)),
+    );
+    let scenario = Scenario::from_value(&doc).expect("the contract takes each setting alone");
+    let refused = scenario.check_broker_start().unwrap_err();
+    assert_eq!(refused.path, "config.replica_fetch_wait_max_ms");
+    assert_eq!(
+        refused.message,
+        "expected an integer from 0 to 400 (at most replica_lag_time_max_ms, or a Kafka broker \
+         refuses to start), found 500"
+    );
+    // Above the socket timeout, with a longer lag time: that bound is the one said.
+    edit(
+        &mut doc,
+        "/config/replica_lag_time_max_ms",
+        Some(json!(60_000)),
+    );
+    edit(
+        &mut doc,
+        "/config/replica_fetch_wait_max_ms",
+        Some(json!(40_000)),
+    );
+    let refused = Scenario::from_value(&doc)
+        .unwrap()
+        .check_broker_start()
+        .unwrap_err();
+    assert_eq!(
+        refused.message,
+        "expected an integer from 0 to 30000 (at most replica.socket.timeout.ms, or a Kafka \
+         broker refuses to start), found 40000"
+    );
+    // At the bound it starts; every curated scenario does.
+    edit(
+        &mut doc,
+        "/config/replica_fetch_wait_max_ms",
+        Some(json!(30_000)),
+    );
+    assert_eq!(
+        Scenario::from_value(&doc).unwrap().check_broker_start(),
+        Ok(())
+    );
+    for entry in std::fs::read_dir(scenarios_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let scenario = Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(scenario.check_broker_start(), Ok(()), "{}", path.display());
+        }
+    }
+}

@@ -213,14 +213,35 @@ export class Controls {
   }
 
   async applySetup() {
-    const form = this.$('.setup-form');
-    const { setup, error } = readSetup(form, this.app.tr);
-    const refused = error ? null : await this.app.open({ live: setup });
-    const msg = error ?? (refused && setupErrorWords(errorWords(refused, this.app.tr), this.app.tr));
-    this.$('.setup-error').textContent = msg ?? '';
-    if (msg) return;
+    const { tr } = this.app;
+    const read = readSetup(this.$('.setup-form'), tr);
+    const refused = read.error ? null : await this.app.open({ live: read.setup });
+    const wrong = read.error ? read : refused ? setupErrorWords(errorWords(refused, tr), tr) : null;
+    this.sayInSetup(wrong);
+    if (wrong) return;
     this.closeMenus();
     this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
+  }
+
+  /**
+   * The Setup form's error (`{error, field}`, or null to clear it): said beside its field, which
+   * is marked wrong (aria-invalid) and focused, where the eye and a screen reader are; an error
+   * no field owns, at the form's end.
+   */
+  sayInSetup(wrong) {
+    const form = this.$('.setup-form');
+    const out = this.$('.setup-error');
+    for (const input of form.querySelectorAll('[aria-invalid]')) {
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-errormessage');
+    }
+    const input = wrong?.field ? form[wrong.field] : null;
+    (input?.closest('.field') ?? form).append(out);
+    out.textContent = wrong?.error ?? '';
+    if (!input) return;
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-errormessage', out.id);
+    input.focus();
   }
 
   async importFile(file) {
@@ -366,7 +387,10 @@ export class Controls {
     this.belowStory(panel);
     this.fitMenu(panel);
     button.setAttribute('aria-expanded', 'true');
-    if (name === 'setup') fillSetup(this.$('.setup-form'), this.app.sim.setup());
+    if (name === 'setup') {
+      fillSetup(this.$('.setup-form'), this.app.sim.setup());
+      this.sayInSetup(null); // an earlier attempt's error is not about the session's setup
+    }
     if (name === 'compare') this.fillCompare();
     panel.querySelector('button, input, select, a[href]')?.focus();
   }

@@ -26,6 +26,8 @@ import { errorWords } from './error-words.js';
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
+/** How long an embed stays in view before its clock starts (see `updateRunning`). */
+const SETTLE_MS = 250;
 /** Attributes whose change opens another session. */
 const SOURCE_ATTRS = ['scenario', 'src'];
 
@@ -480,8 +482,22 @@ export class PurgatoryPlayground extends HTMLElement {
   updateRunning() {
     const app = this.app;
     if (!app?.sim) return;
-    if (this.visible && document.visibilityState !== 'hidden') app.clock.start();
-    else app.clock.stop();
+    clearTimeout(this.settling);
+    const shown = () => this.visible && document.visibilityState !== 'hidden';
+    if (!shown()) {
+      app.clock.stop();
+      return;
+    }
+    if (app.clock.running || this.opts.layout === 'page') {
+      app.clock.start();
+      return;
+    }
+    // An embed that comes into view starts once it has stayed there a moment: while the page
+    // above it lays out (figures growing from their loading line), it can be in view for a few
+    // frames and then pushed far below, and an autoplaying figure would play them unseen.
+    this.settling = setTimeout(() => {
+      if (shown() && this.app === app && app.sim) app.clock.start();
+    }, SETTLE_MS);
   }
 
   /** After a page-layout session changes, the address bar names it (the scenario and its open story, or nothing). */

@@ -32,12 +32,15 @@ const PHASES = ['isr_check_ms', 'heartbeat_ms'];
 
 const INT = /^\d+$/;
 
-/** Reads the setup form: `{setup}` or `{error}` naming the field (in `tr`'s language). */
+/** Reads the setup form: `{setup}`, or `{error, field}`: what is wrong (in `tr`'s language) and the field's name. */
 export function readSetup(form, tr) {
   const num = {};
   for (const name of SETUP_FIELDS) {
     const v = form[name].value.trim();
-    if (!INT.test(v)) return { error: tr.t('setup.error.whole', { field: tr.t(`setup.${name}`), value: v }) };
+    const said = { field: tr.t(`setup.${name}`), value: v };
+    if (!INT.test(v)) return { error: tr.t('setup.error.whole', said), field: name };
+    // Past 2^53 a number is no longer the one typed (the model would be told "1e+20").
+    if (!Number.isSafeInteger(Number(v))) return { error: tr.t('setup.error.huge', said), field: name };
     num[name] = Number(v);
   }
   const { partitions, replication_factor, seed, isr_check_ms, heartbeat_ms, ...config } = num;
@@ -54,8 +57,14 @@ export function readSetup(form, tr) {
  */
 export function setupErrorWords(worded, tr) {
   const m = /^setup\.(?:config\.|topics\[0\]\.|phases\.)?(\w+)(: |：)([\s\S]*)$/.exec(worded);
-  return m && SETUP_FIELDS.includes(m[1]) ? `${tr.t(`setup.${m[1]}`)}${m[2]}${m[3]}` : worded;
+  if (!m || !SETUP_FIELDS.includes(m[1])) return { error: worded, field: null };
+  // The file's names for Kafka's settings (in a range's note) as the form names them, Kafka's.
+  const rest = m[3].replace(KAFKA_NAMES, (name) => name.replaceAll('_', '.'));
+  return { error: `${tr.t(`setup.${m[1]}`)}${m[2]}${rest}`, field: m[1] };
 }
+
+/** Settings whose file name is Kafka's with `_` for `.`. */
+const KAFKA_NAMES = /\b(?:replica_lag_time_max_ms|replica_fetch_wait_max_ms|broker_session_timeout_ms|broker_heartbeat_interval_ms|min_insync_replicas|request_timeout_ms)\b/g;
 
 export function fillSetup(form, setup) {
   const t = setup.topics[0] ?? { partitions: 1, replication_factor: 1 };

@@ -154,7 +154,7 @@ function menusMarkup(opts) {
       <h2 class="menu-h">${tr.t('setup.heading')} <small>${tr.t('setup.heading.note')}</small></h2>
       <form class="setup-form">${SETUP_FIELDS.map((name) => field(tr, name))}
         <div class="row"><button type="submit" class="primary">${tr.t('setup.start')}</button><button type="button" class="setup-defaults">${tr.t('setup.defaults')}</button></div>
-        <p class="setup-error error" role="alert"></p>
+        <p class="setup-error error" id="setup-error" role="alert"></p>
       </form>
     </div>` : null;
   const compare = full ? html`<div class="menu" data-panel="compare" hidden role="dialog" aria-label="${tr.t('compare.dialog')}">

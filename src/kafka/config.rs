@@ -58,6 +58,40 @@ impl Config {
     pub fn replica_fetch_backoff_ms(&self) -> u64 {
         1_000
     }
+
+    /// Kafka: `replica.socket.timeout.ms`. Not part of the scenario contract and read by nothing
+    /// the model does but the start check below, so it stays at Kafka's default.
+    pub fn replica_socket_timeout_ms(&self) -> u64 {
+        30_000
+    }
+
+    /// What a Kafka broker refuses to start with, of the settings the model reads
+    /// (`KafkaConfig.validateValues`, Kafka 3.7-4.1): `replica.fetch.wait.max.ms` above
+    /// `replica.lag.time.max.ms` ("to prevent frequent changes in ISR") or above
+    /// `replica.socket.timeout.ms`. The bound it breaks, or `None`.
+    pub fn start_refusal(&self) -> Option<StartBound> {
+        let lag = StartBound {
+            max_fetch_wait_ms: self.replica_lag_time_max_ms,
+            name: "replica_lag_time_max_ms",
+        };
+        let socket = StartBound {
+            max_fetch_wait_ms: self.replica_socket_timeout_ms(),
+            name: "replica.socket.timeout.ms",
+        };
+        let bound = if lag.max_fetch_wait_ms <= socket.max_fetch_wait_ms {
+            lag
+        } else {
+            socket
+        };
+        (self.replica_fetch_wait_max_ms > bound.max_fetch_wait_ms).then_some(bound)
+    }
+}
+
+/// The largest `replica.fetch.wait.max.ms` a broker starts with, and the setting that sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartBound {
+    pub max_fetch_wait_ms: u64,
+    pub name: &'static str,
 }
 
 /// One topic of the cluster, as the scenario declares it.

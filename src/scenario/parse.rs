@@ -57,6 +57,31 @@ impl Scenario {
     pub fn from_value(value: &Value) -> Result<Scenario, ScenarioError> {
         read_scenario(value, &Path::Root)
     }
+
+    /// Refuses a config a Kafka broker would refuse to start with ([`Config::start_refusal`]).
+    /// The scenario contract bounds each setting alone, and a file keeps that; a live session's
+    /// setup (the page's Setup form, which stands for configuring brokers) is checked by this too.
+    pub fn check_broker_start(&self) -> Result<(), ScenarioError> {
+        let Some(bound) = self.config.start_refusal() else {
+            return Ok(());
+        };
+        let note = format!(
+            " (at most {}, or a Kafka broker refuses to start)",
+            bound.name
+        );
+        let range = IntRange {
+            lo: 0,
+            hi: bound.max_fetch_wait_ms.into(),
+            note: &note,
+        };
+        let root = Path::Root;
+        let config = root.key("config");
+        let at = config.key("replica_fetch_wait_max_ms");
+        Err(at.expected(
+            &range.describe_range(),
+            &Value::from(self.config.replica_fetch_wait_max_ms),
+        ))
+    }
 }
 
 const ROOT_FIELDS: &[&str] = &[

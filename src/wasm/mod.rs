@@ -88,6 +88,7 @@ impl Playground {
             );
         }
         let scenario = Scenario::from_value(&doc)
+            .and_then(|scenario| scenario.check_broker_start().map(|()| scenario))
             .map_err(|e| err(drop_dot_before_colon(&format!("setup.{e}"))))?;
         Self::open(&scenario, true)
     }

@@ -82,6 +82,7 @@ export default {
 
   'note.brokers': 'the number of brokers',
   'note.period': 'its period is {ms}',
+  'note.brokerStart': 'at most {name}, or a Kafka broker refuses to start',
 
   'json.at': '{why} at line {line} column {column}',
   'json.eofValue': 'EOF while parsing a value',

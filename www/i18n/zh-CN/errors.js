@@ -77,6 +77,7 @@ export default {
 
   'note.brokers': '即 broker 的数量',
   'note.period': '它的周期是 {ms}',
+  'note.brokerStart': '不能超过 {name}，否则 Kafka broker 拒绝启动',
 
   'json.at': '第 {line} 行第 {column} 列：{why}',
   'json.eofValue': '解析值时文件意外结束',
