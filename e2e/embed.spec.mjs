@@ -130,11 +130,11 @@ export default async function embedSpec(ctx) {
   ctx.assert(cleared.wrong === 1 && cleared.fixed === 0, `a fixed scenario attribute clears its message: ${JSON.stringify(cleared)}`);
 
   // Bad attributes: an inline message naming each, a console warning, and the element still works.
-  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'bad', views: 'cluster,bogus', speed: 'fast', theme: 'neon', controls: 'some', height: 'tall' }]]);
+  await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'bad', views: 'cluster,bogus', speed: 'fast', theme: 'neon', controls: 'some', height: 'tall', page: 'http://[' }]]);
   await page.waitForSelector('#bad[ready]', { state: 'attached', timeout: 20000 });
   const problems = await page.$$eval('#bad >> [data-testid="attr-problem"]', (ps) => ps.map((p) => p.textContent));
   ctx.log(problems.join(' | '));
-  for (const attr of ['views', 'speed', 'theme', 'controls', 'height']) {
+  for (const attr of ['views', 'speed', 'theme', 'controls', 'height', 'page']) {
     ctx.assert(problems.some((p) => p.includes(attr)), `the bad ${attr} is named in the element: ${problems.join(' | ')}`);
     ctx.assert(warnings.some((w) => w.includes(`${attr}=`) || w.includes(`${attr}:`)), `and on the console: ${warnings.join(' | ')}`);
   }
@@ -222,6 +222,34 @@ export default async function embedSpec(ctx) {
   await sleep(600);
   const back = await nowMs(page, liveIndex);
   ctx.assert(back > off, `back on screen it resumes from ${off}: ${back}`);
+  // Its Share menu's link opens the session in the full page beside the module (the article's
+  // address holds none, and several embeds could not share one): the same actions, the same
+  // instant. Without the clipboard, the link is offered in the menu.
+  const FULL = 'purgatory-playground[controls="full"]:not([layout])';
+  const copyLink = (allowed) => page.evaluate(async ([sel, ok]) => {
+    const el = document.querySelector(sel);
+    let written = null;
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text) => { if (!ok) throw new Error('denied'); written = text; } } });
+    await el.app.controls.copyLink();
+    const offered = el.shadowRoot.querySelector('.share-out a');
+    return { written, offered: offered?.href ?? null, said: el.shadowRoot.querySelector('.share-out').textContent, at: el.app.sim.nowMs, actions: el.app.sim.actions().length };
+  }, [FULL, allowed]);
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    el.app.playback.setPlaying(false);
+    el.command({ action: 'pause_follower', broker: 2 });
+    el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 5 }] });
+  }, FULL);
+  const copied = await copyLink(true);
+  ctx.assert(copied.written?.startsWith(`${ctx.baseURL}dist/purgatory-playground.html#session=`), `an embed's link opens the full page: ${copied.written?.slice(0, 100)}`);
+  const refused = await copyLink(false);
+  ctx.assert(refused.written === null && refused.offered === copied.written && /Copying was not allowed/.test(refused.said), `without the clipboard the link is offered: ${refused.said}`);
+  const opened = await ctx.openPage({ viewport: { width: 1000, height: 800 } });
+  await opened.page.goto(copied.written, { waitUntil: 'load' });
+  await playgroundsReady(opened.page);
+  const there = await onPlayground(opened.page, (el) => ({ at: el.app.sim.nowMs, actions: el.app.sim.actions().length }));
+  ctx.assert(there.at === copied.at && there.actions === copied.actions && copied.actions >= 2, `the full page opens the embed's session: ${JSON.stringify({ there, copied })}`);
+  ctx.assertNoErrors(opened.errors, 'the full page from an embed\'s link');
   ctx.assertNoErrors(errors.filter((e) => !/no-such-scenario\.json/.test(e)), 'docs page'); // the missing src's 404 is the point
 
   // 320 px wide: one column, no horizontal overflow.

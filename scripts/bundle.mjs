@@ -84,17 +84,21 @@ function plugins(wasmSourceCode) {
         contents: glueAsFactory(readFileSync(args.path, 'utf8')),
         loader: 'js',
       }));
-      b.onResolve({ filter: /^wasm-source$/ }, () => ({ path: 'wasm-source', namespace: 'virtual' }));
+      b.onResolve({ filter: /^bundle-files$/ }, () => ({ path: 'bundle-files', namespace: 'virtual' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({ contents: wasmSourceCode, loader: 'js' }));
     },
   }];
 }
 
-const FETCHED = `export const wasmSource = () => fetch(new URL('./purgatory-playground.wasm', import.meta.url));`;
+// The module's own files: the model, and the full page a share link from an embed opens (the
+// self-contained page is that page itself, and its links are its own address).
+const FETCHED = `export const wasmSource = () => fetch(new URL('./purgatory-playground.wasm', import.meta.url));
+export const fullPage = () => new URL('./purgatory-playground.html', import.meta.url).href;`;
 
 function inlined(wasmBytes) {
   const packed = deflateRawSync(wasmBytes, { level: 9 }).toString('base64');
-  return `const PACKED = ${JSON.stringify(packed)};
+  return `export const fullPage = () => null;
+const PACKED = ${JSON.stringify(packed)};
 export async function wasmSource() {
   const bytes = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));

@@ -83,6 +83,12 @@ export function parseOptions(el) {
   if (!THEMES.includes(theme)) bad('attr.notOneOf', { attr: `theme="${theme}"`, choices: THEMES.join(', ') });
   const height = el.getAttribute('height');
   if (height != null && !CSS_LENGTH.test(height)) bad('attr.height', { attr: `height="${height}"`, a: '480px', b: '30rem' });
+  const page = el.getAttribute('page');
+  let pageUrl = null;
+  try {
+    if (page != null) pageUrl = new URL(page, document.baseURI).href;
+  } catch { /* said below */ }
+  if (page != null && !pageUrl) bad('attr.page', { attr: `page="${page}"` });
   if (controls === 'none' && !views.includes('timeline') && !['autoplay', 'story'].some((a) => el.hasAttribute(a))) {
     bad('attr.nothingStarts', { controls: 'controls="none"', autoplay: 'autoplay', story: 'story', timeline: 'timeline' }, 'attr.instead.autoplay', { autoplay: 'autoplay' });
   }
@@ -98,6 +104,8 @@ export function parseOptions(el) {
       story: el.hasAttribute('story'),
       theme: THEMES.includes(theme) ? theme : 'auto',
       height: height != null && CSS_LENGTH.test(height) ? height : null,
+      // Where a share link from an embed opens (see `Controls.fullPage`).
+      page: pageUrl,
     },
   };
 }

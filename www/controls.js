@@ -10,6 +10,7 @@ import { renderKafkaMark } from './kafka-check.js';
 import { CHANGES } from './compare.js';
 import { html, render, renderAdjacent } from './html.js';
 import { errorWords } from './error-words.js';
+import { fullPage } from 'bundle-files';
 import { Acting, wholeNumber } from './acting.js';
 
 /** The longest HW stall a breakpoint can wait for (the model's limit: a 32-bit whole number). */
@@ -294,16 +295,29 @@ export class Controls {
       compare: app.comparison?.change,
       lang: app.tr.lang,
     });
-    const url = new URL(location.href);
+    const page = app.opts.layout === 'page';
+    const url = new URL(page ? location.href : this.fullPage());
     url.search = '';
     url.hash = fragment;
-    if (app.opts.layout === 'page') history.replaceState(null, '', url);
+    if (page) history.replaceState(null, '', url);
     let copied = false;
     try {
       await navigator.clipboard.writeText(url.href);
       copied = true;
-    } catch { /* no clipboard permission: the link is in the address bar */ }
-    if (out) out.textContent = app.tr.t(copied ? 'share.out.copied' : 'share.out.inAddressBar', { size: url.href.length });
+    } catch { /* no clipboard permission: the link is in the address bar, or below */ }
+    if (!out) return;
+    const size = url.href.length;
+    if (copied || page) out.textContent = app.tr.t(copied ? 'share.out.copied' : 'share.out.inAddressBar', { size });
+    else render(out, html`${app.tr.t('share.out.here', { size })} <a href="${url.href}" target="_blank" rel="noopener">${app.tr.t('share.out.open')}</a>`);
+  }
+
+  /**
+   * Where an embed's link opens: only the full page reads a session from its address (an article
+   * may hold several embeds). The `page` attribute names it; else the full page shipped beside the
+   * module (dist/purgatory-playground.html).
+   */
+  fullPage() {
+    return this.app.opts.page ?? fullPage() ?? location.href;
   }
 
   download(name, text) {

@@ -33,7 +33,7 @@ const SOURCE_ATTRS = ['scenario', 'src'];
 
 export class PurgatoryPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story', 'compare', 'lang'];
+    return ['scenario', 'src', 'views', 'controls', 'layout', 'speed', 'loop', 'theme', 'height', 'autoplay', 'story', 'compare', 'lang', 'page'];
   }
 
   constructor() {
@@ -246,7 +246,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const { opts } = parseOptions(this);
     const app = this.app;
     if (!app) return;
-    Object.assign(app.opts, { loop: opts.loop, speed: opts.speed });
+    Object.assign(app.opts, { loop: opts.loop, speed: opts.speed, page: opts.page });
     app.clock.speed = opts.speed;
     const pp = this.shadow.querySelector('.pp');
     this.applyTheme(opts.theme);

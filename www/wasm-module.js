@@ -9,7 +9,7 @@
 // The wasm-bindgen glue keeps its instance in module-level variables, so the bundler wraps it in a
 // factory (scripts/bundle.mjs, `createBindings`): one call, one independent set of bindings.
 import { createBindings } from './pkg/purgatory_playground.js';
-import { wasmSource } from 'wasm-source';
+import { wasmSource } from 'bundle-files';
 
 let compiled = null;
 let shared = null;

@@ -56,6 +56,8 @@ export default {
   // The share menu's outputs (controls.js)
   'share.out.copied': 'Copied ({size} characters).',
   'share.out.inAddressBar': 'The link is in the address bar ({size} characters).',
+  'share.out.here': 'Copying was not allowed; the link ({size} characters):',
+  'share.out.open': 'open it in the full playground',
   'share.out.saved': 'Saved {file} ({size} characters): the views at {at} ms.',
   'share.out.pictureTitle': 'Purgatory Playground · {what} · {at} ms',
   'share.out.live': 'live session',

@@ -26,6 +26,7 @@ export default {
   'attr.views': { one: '{attr}: {unknown} is not a view ({choices})', other: '{attr}: {unknown} are not views ({choices})' },
   'attr.speed': '{attr} is not {auto} or a number of simulated ms per wall ms (0 < {name} ≤ {max})',
   'attr.height': '{attr} is not a length such as {a} or {b}',
+  'attr.page': '{attr} is not a URL',
   'attr.nothingStarts': '{controls} without {autoplay}, {story} or the {timeline} view leaves nothing that starts the run',
   'attr.scenario': '{attr} is not a curated scenario (try {example})',
   'attr.src': '{attr} could not be loaded: {error}',

@@ -53,6 +53,8 @@ export default {
   // 分享菜单的输出（controls.js）
   'share.out.copied': '已复制（{size} 个字符）。',
   'share.out.inAddressBar': '链接已在地址栏中（{size} 个字符）。',
+  'share.out.here': '浏览器不允许复制；链接（{size} 个字符）：',
+  'share.out.open': '在完整的 playground 中打开',
   'share.out.saved': '已保存 {file}（{size} 个字符）：{at} ms 时的各个视图。',
   'share.out.pictureTitle': 'Purgatory Playground · {what} · {at} ms',
   'share.out.live': '实时会话',

@@ -19,6 +19,7 @@ export default {
   'attr.views': { other: '{attr}：{unknown} 不是视图（可选：{choices}）' },
   'attr.speed': '{attr} 既不是 {auto}，也不是每毫秒真实时间对应的模拟毫秒数（0 < {name} ≤ {max}）',
   'attr.height': '{attr} 不是长度（例如 {a} 或 {b}）',
+  'attr.page': '{attr} 不是一个网址',
   'attr.nothingStarts': '{controls} 时若没有 {autoplay}、{story} 或 {timeline} 视图，就没有任何东西能让运行开始',
   'attr.scenario': '{attr} 不是内置场景（可以试试 {example}）',
   'attr.src': '{attr} 无法加载：{error}',
