@@ -63,6 +63,17 @@ export default async function scenarioSpec(ctx) {
   const big = await onPlayground(page, (el) => ({ name: el.app.source.curated, actions: el.app.sim.actions().length }));
   ctx.assert(big.name === 's15-purge-after-1001-expired' && big.actions === 1003, `the on-demand S15 scenario opened: ${JSON.stringify(big)}`);
 
+  // A session opened anew does not keep the last one's narration (at 31,000 ms s02 says p1 timed
+  // out; a live session at 0 ms has said nothing yet).
+  await page.goto(`${ctx.baseURL}?scenario=s02-stalled-follower-times-out`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await onPlayground(page, (el) => el.app.playback.seek(31000));
+  const before = await page.textContent('[data-testid="narration"]');
+  await page.selectOption('[data-testid="scenario-pick"]', '');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.live === true);
+  const fresh = await onPlayground(page, (el) => ({ said: el.shadowRoot.querySelector('[data-testid="narration"]').textContent, at: el.app.sim.nowMs }));
+  ctx.assert(/REQUEST_TIMED_OUT/.test(before) && !/REQUEST_TIMED_OUT|p1/.test(fresh.said), `the live session does not tell s02's timeout: ${JSON.stringify({ before, fresh })}`);
+
   // A name that does not exist: a message, and a live session.
   await page.goto(`${ctx.baseURL}?scenario=no-such-thing`, { waitUntil: 'load' });
   await playgroundsReady(page);

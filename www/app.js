@@ -122,6 +122,7 @@ export class PlaygroundApp {
     this.minIsr = this.guard(() => this.sim.setup().config.min_insync_replicas) ?? 1;
     this.history.reset();
     this.wheelChanges.reset();
+    this.narrate(null); // the last session's line
     this.snap = null;
     // Its events were taken by the views before: told again, for these.
     if (handle) this.guard(() => this.sim.retell());
@@ -381,7 +382,9 @@ export class PlaygroundApp {
       }
     }
     const line = narrationFor(events, this.history, this.tr);
-    if (line) this.narrate(line);
+    // Told anew from the start (a session opened, the playhead moved back) with nothing to say:
+    // the line said before is about another run or a later instant.
+    if (line || batch.reset) this.narrate(line);
     this.dirty = true;
   }
 
@@ -398,9 +401,12 @@ export class PlaygroundApp {
     });
   }
 
+  /** Says `line` (`{html, text}`), or clears the narration for null. */
   narrate(line) {
     const el = this.$('.narration');
-    if (el) render(el, line.html);
+    if (el && line) render(el, line.html);
+    else if (el) el.replaceChildren();
+    if (!line) return;
     const wall = performance.now();
     const sr = this.$('.live-sr');
     if (sr && wall - this.announcedAt >= ANNOUNCE_EVERY_MS) {
