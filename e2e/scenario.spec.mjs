@@ -150,11 +150,20 @@ export default async function scenarioSpec(ctx) {
   // its row; gone once the person's own action has changed the run.
   const mark = () => onPlayground(page, (el) => {
     const m = el.shadowRoot.querySelector('[data-testid="kafka-mark"]');
-    return { hidden: m.hidden, text: m.textContent, href: m.querySelector('a')?.getAttribute('href') ?? null };
+    const a = m.querySelector('a');
+    return { hidden: m.hidden, text: m.textContent, href: a?.getAttribute('href') ?? null, target: a?.target ?? null };
   });
   await page.waitForFunction(() => !document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="kafka-mark"]').hidden, null, { timeout: 10000 });
   const checked = await mark();
-  ctx.assert(!checked.hidden && /Checked against Apache Kafka 4\.\d+\.\d+: the same answers/.test(checked.text) && checked.href === 'docs/kafka-check.md#s01-happy-path', `s01 carries the Kafka check's mark: ${JSON.stringify(checked)}`);
+  ctx.assert(!checked.hidden && /Checked against Apache Kafka 4\.\d+\.\d+: the same answers/.test(checked.text) && checked.href === `${ctx.baseURL}dist/kafka-check.html#s01-happy-path` && checked.target === '_blank', `s01 carries the Kafka check's mark: ${JSON.stringify(checked)}`);
+  // It opens the report as a page (docs/kafka-check.md rendered at build), in a tab of its own so
+  // the session stays, at the scenario's section.
+  const report = await ctx.openPage({ viewport: { width: 1000, height: 700 } });
+  await report.page.goto(checked.href, { waitUntil: 'load' });
+  const section = await report.page.evaluate(() => ({ heading: document.querySelector('h2#s01-happy-path')?.textContent, rows: document.querySelectorAll('table tr').length, top: Math.round(document.getElementById('s01-happy-path')?.getBoundingClientRect().top ?? -1), scripts: document.scripts.length }));
+  ctx.assert(section.heading === 's01-happy-path' && section.rows > 100 && section.top >= 0 && section.top < 50 && section.scripts === 0, `the report opens at s01's section: ${JSON.stringify(section)}`);
+  await ctx.screenshot(report.page, 'kafka-check-report', { fullPage: false });
+  ctx.assertNoErrors(report.errors, 'the Kafka check report');
   await onPlayground(page, (el) => el.command({ action: 'pause_follower', broker: 2 }));
   ctx.assert((await mark()).hidden, 'an action of one\'s own takes the mark away (the run is no longer the one checked)');
 

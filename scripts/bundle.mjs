@@ -8,6 +8,8 @@
 //                                    the .wasm before the module arrives (www/compile-early.js)
 //   dist/purgatory-playground.html   the whole playground in one file, the wasm inlined: opens
 //                                    from file:// and on hosts that take a single file
+//   dist/kafka-check.html            docs/kafka-check.md as a page, which the Kafka check's mark
+//                                    opens (scripts/markdown-page.mjs)
 //
 // Needs www/pkg from `npm run build:wasm`. Prints each file's size, raw and gzipped.
 import { build } from 'esbuild';
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync, deflateRawSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { cspMeta, standaloneCsp } from './csp.mjs';
+import { markdownPage } from './markdown-page.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -93,11 +96,13 @@ function plugins(wasmSourceCode) {
 // The module's own files: the model, and the full page a share link from an embed opens (the
 // self-contained page is that page itself, and its links are its own address).
 const FETCHED = `export const wasmSource = () => fetch(new URL('./purgatory-playground.wasm', import.meta.url));
-export const fullPage = () => new URL('./purgatory-playground.html', import.meta.url).href;`;
+export const fullPage = () => new URL('./purgatory-playground.html', import.meta.url).href;
+export const checkReport = () => new URL('./kafka-check.html', import.meta.url).href;`;
 
 function inlined(wasmBytes) {
   const packed = deflateRawSync(wasmBytes, { level: 9 }).toString('base64');
   return `export const fullPage = () => null;
+export const checkReport = () => null;
 const PACKED = ${JSON.stringify(packed)};
 export async function wasmSource() {
   const bytes = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
@@ -172,6 +177,9 @@ const outputs = [
   [path.join(DIST, 'purgatory-playground.js'), module.main],
   ...module.chunks.map(([name, bytes]) => [path.join(DIST, name), bytes]),
   [path.join(DIST, 'purgatory-playground.html'), Buffer.from(standalonePage(single.main))],
+  // What the Kafka check found, which its mark on the page opens (the module's own file: a
+  // self-contained page, travelling alone, has none).
+  [path.join(DIST, 'kafka-check.html'), Buffer.from(markdownPage(readFileSync(path.join(ROOT, 'docs/kafka-check.md'), 'utf8')))],
 ];
 for (const [file, bytes] of outputs) writeFileSync(file, bytes);
 copyFileSync(WASM, path.join(DIST, 'purgatory-playground.wasm'));

@@ -57,7 +57,7 @@ stage bundle-size scripts/check-bundle-size.sh
 # The page's markup rules (html.js's tag, no other string sink in www/), the shipped pages' CSP
 # (dist/ from the wasm-build stage), the Kafka check's comparison on documents made there, the
 # catalogues, and the model's refusals read back (through www/pkg from the wasm-build stage).
-stage node-tests node --test tests/html.test.mjs tests/markup-lint.test.mjs tests/csp.test.mjs tests/kafka-compare.test.mjs tests/i18n.test.mjs tests/error-words.test.mjs
+stage node-tests node --test tests/html.test.mjs tests/markup-lint.test.mjs tests/csp.test.mjs tests/kafka-compare.test.mjs tests/i18n.test.mjs tests/error-words.test.mjs tests/markdown-page.test.mjs
 stage wasm-tests wasm_tests
 stage e2e npm run e2e
 # The model against Apache Kafka itself: a real KRaft cluster from Maven Central's jars replays the

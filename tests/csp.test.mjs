@@ -60,3 +60,12 @@ test('the policy is strict where it matters', () => {
   assert.deepEqual(directives['require-trusted-types-for'], ["'script'"]);
   assert.deepEqual(directives['trusted-types'], ['purgatory-playground']);
 });
+
+test('the Kafka check report runs nothing and loads nothing', () => {
+  const page = read('dist/kafka-check.html');
+  assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+  assert.doesNotMatch(page, /script-src/, 'no script source at all');
+  assert.deepEqual(inlineScripts(page), []);
+  assert.doesNotMatch(page, /<script\b/i);
+  checkMarkup('dist/kafka-check.html', page);
+});

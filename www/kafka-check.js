@@ -3,6 +3,7 @@
 // "Checked against Apache Kafka 4.1.1" when Kafka agreed, what differed when it did not; nothing
 // for a scenario the check has not run, or one the person has changed with actions of their own.
 import { html, render } from './html.js';
+import { checkReport } from 'bundle-files';
 
 // The record is imported when first asked for: a chunk beside the module in dist/ (inlined in the
 // self-contained page), so the element's module does not carry it.
@@ -17,9 +18,10 @@ export function kafkaCheckOf(name) {
 
 /**
  * Draws the mark for `name` (null: none) into `el`, in `tr`'s language (what the check's record
- * says in its own words, the differences and reasons, stays as written). On the full page it links
- * to the scenario's row in docs/kafka-check.md; an embed (whose host has no such file) says it in
- * its title.
+ * says in its own words, the differences and reasons, stays as written). On the full page it opens
+ * the scenario's section of the report beside the module (dist/kafka-check.html, docs/kafka-check.md
+ * as a page) in a new tab, so the session stays where it is; an embed, or the self-contained page
+ * travelling alone, says it in its title.
  */
 export async function renderKafkaMark(el, name, { link, tr }) {
   if (name && !CHECK) {
@@ -49,7 +51,8 @@ export async function renderKafkaMark(el, name, { link, tr }) {
   // The count of fields as the record writes it (4006, not 4,006).
   const title = found.reason ?? tr.t('kafkaCheck.title', { fields: String(found.fields), kafka, doc: 'docs/kafka-check.md' });
   el.dataset.verdict = found.verdict;
-  render(el, link
-    ? html`<a href="${`docs/kafka-check.md#${name}`}" title="${title}">${text}</a>`
+  const report = link ? checkReport() : null;
+  render(el, report
+    ? html`<a href="${`${report}#${name}`}" target="_blank" rel="noopener" title="${title}">${text}</a>`
     : html`<span title="${title}">${text}</span>`);
 }
