@@ -18,6 +18,25 @@ export default async function a11ySpec(ctx) {
     .filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim() || b.labels?.length || b.title))
     .map((b) => b.outerHTML.slice(0, 80)));
   ctx.assert(unnamed.length === 0, `every visible control has a name: ${unnamed.join(' | ')}`);
+  // A name says whose (a screen reader lists the buttons out of their cards), and the play button's
+  // says what it does next, without a pressed state that says the opposite.
+  const names = await onPlayground(page, (el) => {
+    const b = (id) => el.shadowRoot.querySelector(`[data-testid="${id}"]`);
+    return { crash: b('crash-broker-2').getAttribute('aria-label'), play: b('play').textContent.trim(), pressed: b('play').hasAttribute('aria-pressed'), glyph: b('play').querySelector('[aria-hidden="true"]')?.textContent };
+  });
+  ctx.assert(names.crash === 'Crash, broker 2' && names.play === '▶ Play' && !names.pressed && names.glyph === '▶', `buttons say whose and what: ${JSON.stringify(names)}`);
+  // Focus goes into the legend as into the other menus, and back to Setup once a setup starts.
+  await page.focus('[data-testid="legend-open"]');
+  await page.keyboard.press('Enter');
+  const inLegend = await onPlayground(page, (el) => el.shadowRoot.activeElement?.closest('[data-panel="legend"]') != null);
+  ctx.assert(inLegend, 'Enter on Legend moves focus into it');
+  await page.keyboard.press('Escape');
+  await page.click('button[data-menu="setup"]');
+  await page.click('.setup-form button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-panel="setup"]').hidden);
+  const afterSetup = await onPlayground(page, (el) => el.shadowRoot.activeElement?.dataset.menu ?? el.shadowRoot.activeElement?.tagName ?? null);
+  ctx.assert(afterSetup === 'setup', `after a setup starts, focus is back on Setup: ${afterSetup}`);
+  await page.click('[data-testid="play"]'); // the new live session plays: pause it
 
   // Focus stays on the broker's controls after they act (the card is redrawn).
   await page.click('[data-testid="pause-follower-1"]');

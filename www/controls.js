@@ -208,7 +208,7 @@ export class Controls {
     const named = error?.startsWith(this.app.tr.t('err.with', { change: text, error: '' }));
     this.$('.compare-error').textContent = !error ? '' : named ? error : this.app.tr.t('whatIf.refused', { change: text, error });
     if (!error) {
-      this.closeMenus();
+      this.closeMenus({ refocus: true });
       this.app.$('.compare')?.scrollIntoView?.({ block: 'nearest' });
     }
   }
@@ -220,7 +220,7 @@ export class Controls {
     const wrong = read.error ? read : refused ? setupErrorWords(errorWords(refused, tr), tr) : null;
     this.sayInSetup(wrong);
     if (wrong) return;
-    this.closeMenus();
+    this.closeMenus({ refocus: true }); // focus back on Setup, not the hidden form's button
     this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
   }
 
@@ -260,6 +260,7 @@ export class Controls {
     } catch (e) {
       const text = tr.t('file.notOpened', { error: e.message ?? e });
       if (out) out.textContent = text;
+      this.app.clearNotices('ok'); // an earlier file's "Opened" is not about this one
       this.app.notice('bad', text);
     }
   }
@@ -406,7 +407,10 @@ export class Controls {
       this.sayInSetup(null); // an earlier attempt's error is not about the session's setup
     }
     if (name === 'compare') this.fillCompare();
-    panel.querySelector('button, input, select, a[href]')?.focus();
+    // Focus goes in: to its first control, or its heading (the legend has none).
+    const first = panel.querySelector('button, input, select, a[href]') ?? panel.querySelector('h2');
+    if (first?.tagName === 'H2') first.setAttribute('tabindex', '-1');
+    first?.focus();
   }
 
   openLegend(section, button) {
@@ -428,8 +432,10 @@ export class Controls {
     // reader is (scrollIntoView would move it too).
     panel.scrollTop = 0;
     if (target) panel.scrollTop = target.getBoundingClientRect().top - panel.getBoundingClientRect().top;
-    (target ?? panel).querySelector('h3')?.setAttribute('tabindex', '-1');
-    (target?.querySelector('h3') ?? panel.querySelector('button'))?.focus({ preventScroll: true });
+    // Focus goes in, as into the other menus: to the section's heading, or the legend's own.
+    const heading = target?.querySelector('h3') ?? panel.querySelector('h2');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus({ preventScroll: true });
   }
 
   /**
@@ -526,8 +532,9 @@ export class Controls {
     const b = this.$('[data-testid="play"]');
     if (!b) return;
     const playing = this.app.clock.playing;
-    b.textContent = playing ? `❚❚ ${this.app.tr.t('clock.pause')}` : `▶ ${this.app.tr.t('clock.play')}`;
-    b.setAttribute('aria-pressed', String(playing));
+    // Its name says what it does next (no aria-pressed as well: "Pause, pressed" says the
+    // opposite); the glyph is for the eye.
+    render(b, html`<span aria-hidden="true">${playing ? '❚❚' : '▶'}</span> ${this.app.tr.t(playing ? 'clock.pause' : 'clock.play')}`);
     this.updateSpeed();
   }
 

@@ -99,7 +99,7 @@ function toolbar(opts) {
   const full = opts.controls === 'full';
   const clock = opts.controls === 'none' ? null : html`<div class="clock-buttons" role="group" aria-label="${tr.t('clock.group')}">
       <button type="button" data-testid="step-back" aria-label="${tr.t('clock.stepBack')}" title="${tr.t('clock.stepBack.title')}">${ICONS.stepBack}</button>
-      <button type="button" data-testid="play" class="primary play" aria-pressed="false" title="${tr.t('clock.play.title')}">▶ ${tr.t('clock.play')}</button>
+      <button type="button" data-testid="play" class="primary play" title="${tr.t('clock.play.title')}"><span aria-hidden="true">▶</span> ${tr.t('clock.play')}</button>
       <button type="button" data-testid="step" aria-label="${tr.t('clock.step')}" title="${tr.t('clock.step.title')}">${ICONS.step}</button>
       <button type="button" data-testid="restart" aria-label="${tr.t('clock.restart')}" title="${tr.t('clock.restart')}">${ICONS.restart}</button>
     </div>`;

@@ -96,7 +96,7 @@ export function renderPurgatory(el, snap, selected, tr) {
   const skeleton = shown.length
     ? html`${shown.map((b) => html`<section class="purg" data-broker="${b.id}"><h3>${tr.t('purgatory.broker', { broker: String(b.id) })}</h3>
       <div class="purg-gauges"></div><h4>${tr.t('purgatory.watch')}</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`)}`
-    : html`<p class="muted">${tr.t('purgatory.empty')} <span class="if-can-produce">${tr.t('purgatory.empty.live')}</span><span class="if-watching">${tr.t('purgatory.empty.scenario')}</span></p>`;
+    : html`<p class="muted">${tr.t('purgatory.empty')}${tr.t('sentence.sep')}<span class="if-can-produce">${tr.t('purgatory.empty.live')}</span><span class="if-watching">${tr.t('purgatory.empty.scenario')}</span></p>`;
   patch(el.querySelector('.purg-totals'), html`<span>${tr.t('purgatory.total.size')} <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
   const body = el.querySelector('.purg-body');
   patch(body, skeleton);

@@ -11,6 +11,7 @@ export default {
   'broker.resume': 'Resume fetching',
   'broker.crash': 'Crash',
   'broker.restart': 'Restart',
+  'broker.button': '{action}, broker {broker}',
   'cluster.role.leader': 'leader, epoch {epoch}',
   'cluster.role.follower': 'follower (epoch {epoch})',
   'cluster.outOfIsr': 'out of ISR',

@@ -11,6 +11,7 @@ export default {
   'broker.resume': '恢复拉取',
   'broker.crash': '崩溃',
   'broker.restart': '重启',
+  'broker.button': '{action}（broker {broker}）',
   'cluster.role.leader': 'leader，epoch {epoch}',
   'cluster.role.follower': 'follower（epoch {epoch}）',
   'cluster.outOfIsr': '不在 ISR 中',
