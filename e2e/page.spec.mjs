@@ -169,5 +169,13 @@ export default async function pageSpec(ctx) {
   ctx.assert((await page.textContent('.bp-error')) === '' && (await page.getAttribute('[data-bp-stall]', 'aria-invalid')) === null, 'a good value clears it');
   await page.uncheck('[data-testid="breakpoint-hw-stalled"]');
   await page.keyboard.press('Escape');
+  // min.insync.replicas above the replica count counts as the replica count (Kafka 3.7+): the
+  // cluster says so, and acks=all is answered NONE once every replica has the records.
+  await page.click('button[data-menu="setup"]');
+  await page.fill('#f-min_insync_replicas', '4');
+  await page.click('.setup-form button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim?.setup().config.min_insync_replicas === 4);
+  const capped = await page.textContent('[data-testid="min-isr-capped"]');
+  ctx.assert(capped === 'min.insync.replicas 4 counts as 3 here, the replica count (Kafka 3.7+): acks=all needs all 3 replicas in the ISR, not an impossible 4.', `the cap is said: ${capped}`);
   ctx.assertNoErrors(errors, 'page');
 }

@@ -87,6 +87,7 @@ function partitionBlock(tp, replicas, snap, brokerById, minIsr, tr) {
       <span class="kv">HW <b data-testid="hw-${topic}-${part}">${hw ?? '-'}</b></span>
       <span class="kv">ISR <b data-testid="isr-${topic}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader, tr) : null}${leader ? underMinIsr(leader, replicas.length, minIsr, tr) : null}</span>
       ${leader ? html`<span class="kv" title="${tr.t('cluster.maximalIsr.title')}">${tr.t('cluster.maximalIsr', { isr: set(leader.maximal_isr) })}</span>` : null}</h3>
+    ${minIsr > replicas.length ? html`<p class="muted" data-testid="min-isr-capped">${tr.t('cluster.minIsrCapped', { minIsr, replicas: replicas.length })}</p>` : null}
     ${rows}
   </div>`;
 }

@@ -31,6 +31,7 @@ export default {
   'cluster.shrink.title': 'AlterPartition in flight; the maximal ISR is still the old set',
   'cluster.underMinIsr': 'under min ISR ({isr} < {min}): HW frozen',
   'cluster.underMinIsr.title': 'Kafka 3.7+: the HW does not move while the committed ISR has fewer than min.insync.replicas ({minIsr}, capped at the {replicas} replicas) members',
+  'cluster.minIsrCapped': 'min.insync.replicas {minIsr} counts as {replicas} here, the replica count (Kafka 3.7+): acks=all needs all {replicas} replicas in the ISR, not an impossible {minIsr}.',
   'cluster.maximalIsr': 'maximal ISR {isr}',
   'cluster.maximalIsr.title': "Kafka's maximalIsr: what the HW is computed with",
   'cluster.table.about': '{count} partitions: one row each (the replica logs are drawn for up to {max}).',

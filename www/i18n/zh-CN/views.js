@@ -31,6 +31,7 @@ export default {
   'cluster.shrink.title': 'AlterPartition 正在进行中；最大 ISR 仍是原来的集合',
   'cluster.underMinIsr': '低于最小 ISR（{isr} < {min}）：HW 冻结',
   'cluster.underMinIsr.title': 'Kafka 3.7+：已提交的 ISR 成员少于 min.insync.replicas（{minIsr}，最多按 {replicas} 个副本计）时，HW 不会移动',
+  'cluster.minIsrCapped': '这里 min.insync.replicas {minIsr} 按副本数 {replicas} 计（Kafka 3.7+）：acks=all 需要全部 {replicas} 个副本都在 ISR 中，而不是做不到的 {minIsr} 个。',
   'cluster.maximalIsr': '最大 ISR {isr}',
   'cluster.maximalIsr.title': 'Kafka 的 maximalIsr：计算 HW 时用的就是它',
   'cluster.table.about': '共 {count} 个分区：每个分区一行（分区不超过 {max} 个时才画出各副本的日志）。',
