@@ -268,6 +268,12 @@ export default async function phasesSpec(ctx) {
   await waitText(page, '.setup-error', /refuses to start/);
   const start = await page.textContent('.setup-error');
   ctx.assert(start === 'replica.fetch.wait.max.ms: expected an integer from 0 to 400 (at most replica.lag.time.max.ms, or a Kafka broker refuses to start), found 500', `a broker's start check: ${start}`);
+  // A negative number is the model's to refuse, in the same words as any value out of range.
+  await page.fill('#f-isr_check_ms', '-5');
+  await page.click('.setup-form button[type="submit"]');
+  await waitText(page, '.setup-error', /found -5/);
+  ctx.assert(await page.textContent('.setup-error') === 'ISR-check phase φ (ms): expected an integer from 0 to 199 (replica.lag.time.max.ms / 2 − 1), found -5', `a negative phase: ${await page.textContent('.setup-error')}`);
+  await page.fill('#f-isr_check_ms', '0');
   await page.fill('#f-replica_fetch_wait_max_ms', '100000000000000000000');
   await page.click('.setup-form button[type="submit"]');
   await waitText(page, '.setup-error', /larger than any setting/);

@@ -30,7 +30,8 @@ export const NOTED_FIELDS = ['replication_factor', 'min_insync_replicas', 'netwo
 /** The fields that are not config: the topic's, the seed and the beats' phases. */
 const PHASES = ['isr_check_ms', 'heartbeat_ms'];
 
-const INT = /^\d+$/;
+/** A whole number as typed; its range is the model's to check, which says it in the same words as for a file. */
+const INT = /^-?\d+$/;
 
 /** Reads the setup form: `{setup}`, or `{error, field}`: what is wrong (in `tr`'s language) and the field's name. */
 export function readSetup(form, tr) {
@@ -46,7 +47,7 @@ export function readSetup(form, tr) {
   const { partitions, replication_factor, seed, isr_check_ms, heartbeat_ms, ...config } = num;
   const setup = { seed, config, topics: [{ name: 't', partitions, replication_factor }] };
   // Every broker's beat at one phase; the model refuses one out of its range, naming it.
-  const phases = Object.fromEntries(Object.entries({ isr_check_ms, heartbeat_ms }).filter(([, v]) => v > 0));
+  const phases = Object.fromEntries(Object.entries({ isr_check_ms, heartbeat_ms }).filter(([, v]) => v !== 0));
   if (Object.keys(phases).length) setup.phases = phases;
   return { setup };
 }

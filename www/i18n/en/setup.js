@@ -28,6 +28,6 @@ export default {
   'setup.heartbeat_ms': 'Heartbeat phase ψ (ms)',
   'setup.heartbeat_ms.default': 'default 0',
   'setup.heartbeat_ms.note': 'where t = 0 falls on the heartbeats, 0 to broker.heartbeat.interval.ms − 1',
-  'setup.error.whole': '{field}: enter a whole number, 0 or more (found "{value}").',
+  'setup.error.whole': '{field}: enter a whole number (found "{value}").',
   'setup.error.huge': '{field}: {value} is larger than any setting takes.',
 };
