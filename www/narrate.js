@@ -84,7 +84,8 @@ export function narrate(e, tr) {
     case 'purged': return t('purged', { broker: raw(e.broker), purgatory: purgatory(), removed: raw(e.removed), estimate: raw(e.estimated_before) });
     case 'fetch_sent': return t('fetch_sent', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
     case 'fetch_received': return t('fetch_received', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
-    case 'follower_state_updated': return t('follower_state_updated', { leader: raw(e.leader), follower: raw(e.follower), tp: e.tp, leo: raw(e.log_end_offset), previous: raw(e.previous_log_end_offset ?? tr.t('unknown')), caughtUp: e.last_caught_up_time_ms });
+    // A follower outside the ISR is never caught up in a new leader's eyes until it reaches its end.
+    case 'follower_state_updated': return t(e.last_caught_up_time_ms == null ? 'follower_state_updated.never' : 'follower_state_updated', { leader: raw(e.leader), follower: raw(e.follower), tp: e.tp, leo: raw(e.log_end_offset), previous: raw(e.previous_log_end_offset ?? tr.t('unknown')), caughtUp: e.last_caught_up_time_ms });
     case 'high_watermark_advanced': {
       const held = e.bound && e.bound.reason !== 'leader_log_end';
       return t(held ? 'high_watermark_advanced.held' : 'high_watermark_advanced', { tp: e.tp, broker: raw(e.broker), from: raw(e.from), to: raw(e.to), bound: held ? bound(e.bound, tr) : '' });

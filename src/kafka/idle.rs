@@ -104,8 +104,12 @@ impl Broker {
         for p in self.partitions.values_mut() {
             if p.is_leader() {
                 for (_, r) in p.remote_replicas.iter_mut() {
-                    visit(&mut r.last_caught_up_time_ms);
-                    visit(&mut r.last_fetch_time_ms);
+                    // Never stays never.
+                    for time in [&mut r.last_caught_up_time_ms, &mut r.last_fetch_time_ms] {
+                        if let Some(ms) = time {
+                            visit(ms);
+                        }
+                    }
                 }
             }
         }

@@ -11,8 +11,13 @@ pub struct ReplicaState {
     /// The fetch offset of the follower's latest fetch; `None` is Kafka's -1 (unknown), as after
     /// this broker became leader and before the follower fetched from it.
     pub log_end_offset: Option<u64>,
-    pub last_caught_up_time_ms: u64,
-    pub last_fetch_time_ms: u64,
+    /// When the follower was last caught up; `None` is never. Kafka resets a follower outside the
+    /// ISR to `0L` on the wall clock, 1970: longer ago than `replica.lag.time.max.ms` on any real
+    /// broker. The model's clock starts at the cluster's start, so its 0 would be recent (caught
+    /// up by time for the run's first 30 s), and `None` says what Kafka's 0 means instead.
+    pub last_caught_up_time_ms: Option<u64>,
+    /// When the follower last fetched; `None` is never (Kafka's `0L` after a new leader's reset).
+    pub last_fetch_time_ms: Option<u64>,
     pub last_fetch_leader_log_end_offset: u64,
     /// The broker epoch (incarnation) the follower's latest fetch carried.
     pub broker_epoch: Option<u64>,
@@ -23,8 +28,8 @@ impl ReplicaState {
     pub fn initial() -> Self {
         ReplicaState {
             log_end_offset: Some(0),
-            last_caught_up_time_ms: 0,
-            last_fetch_time_ms: 0,
+            last_caught_up_time_ms: Some(0),
+            last_fetch_time_ms: Some(0),
             last_fetch_leader_log_end_offset: 0,
             broker_epoch: None,
         }
@@ -40,7 +45,8 @@ impl ReplicaState {
         now_ms: u64,
         leader_log_end_offset: u64,
     ) -> Self {
-        let caught_up = if in_isr { now_ms } else { 0 };
+        // Kafka: `now` in the ISR, else `0L` (never, see `last_caught_up_time_ms`).
+        let caught_up = in_isr.then_some(now_ms);
         if newly_leader {
             // A fresh leader knows nothing of the follower yet, not even its broker epoch, so
             // the follower is not ISR-eligible until it fetches (Kafka:
@@ -48,7 +54,7 @@ impl ReplicaState {
             ReplicaState {
                 log_end_offset: None,
                 last_caught_up_time_ms: caught_up,
-                last_fetch_time_ms: 0,
+                last_fetch_time_ms: None,
                 last_fetch_leader_log_end_offset: 0,
                 broker_epoch: None,
             }
@@ -73,8 +79,9 @@ impl ReplicaState {
         leader_log_end_offset: u64,
         broker_epoch: u64,
     ) -> Self {
+        // `None` (never) is below every time, as Kafka's 0L is.
         let last_caught_up_time_ms = if fetch_offset >= leader_log_end_offset {
-            self.last_caught_up_time_ms.max(now_ms)
+            self.last_caught_up_time_ms.max(Some(now_ms))
         } else if fetch_offset >= self.last_fetch_leader_log_end_offset {
             self.last_caught_up_time_ms.max(self.last_fetch_time_ms)
         } else {
@@ -83,7 +90,7 @@ impl ReplicaState {
         ReplicaState {
             log_end_offset: Some(fetch_offset),
             last_caught_up_time_ms,
-            last_fetch_time_ms: now_ms,
+            last_fetch_time_ms: Some(now_ms),
             last_fetch_leader_log_end_offset: leader_log_end_offset
                 .max(self.last_fetch_leader_log_end_offset),
             broker_epoch: Some(broker_epoch),
@@ -99,7 +106,9 @@ impl ReplicaState {
         lag_time_max_ms: u64,
     ) -> bool {
         self.log_end_offset == Some(leader_log_end_offset)
-            || now_ms.saturating_sub(self.last_caught_up_time_ms) <= lag_time_max_ms
+            || self
+                .last_caught_up_time_ms
+                .is_some_and(|at| now_ms.saturating_sub(at) <= lag_time_max_ms)
     }
 }
 
@@ -175,15 +184,35 @@ mod tests {
     #[test]
     fn fetch_reaching_the_previous_leader_end_counts_from_the_previous_fetch() {
         let r = ReplicaState::initial().after_fetch(0, 100, 0, 1);
-        assert_eq!(r.last_caught_up_time_ms, 100);
+        assert_eq!(r.last_caught_up_time_ms, Some(100));
         // The leader appended to 10 before the next fetch; this fetch at 0 reached what the
         // leader had at the previous fetch (0), so the follower was caught up as of time 100.
         let r2 = r.after_fetch(0, 200, 10, 1);
-        assert_eq!(r2.last_caught_up_time_ms, 100);
+        assert_eq!(r2.last_caught_up_time_ms, Some(100));
         assert_eq!(r2.last_fetch_leader_log_end_offset, 10);
         // A fetch that reaches neither leaves it.
         let r3 = r2.after_fetch(5, 900, 20, 1);
-        assert_eq!(r3.last_caught_up_time_ms, 100);
+        assert_eq!(r3.last_caught_up_time_ms, Some(100));
+    }
+
+    #[test]
+    fn a_new_leader_counts_a_follower_outside_the_isr_as_never_caught_up() {
+        // Kafka: `resetReplicaState` sets lastCaughtUpTimeMs to 0L on the wall clock (1970), so
+        // `isCaughtUp` by time is false at once, not for the run's first replica.lag.time.max.ms.
+        let out = ReplicaState::initial().reset(true, false, 12_001, 10);
+        assert_eq!(out.last_caught_up_time_ms, None);
+        assert!(!out.is_caught_up(20, 12_100, 30_000));
+        // A fetch that is behind leaves it never caught up (max with the never-fetched time),
+        // one at the leader's end makes it caught up now.
+        let behind = out.after_fetch(10, 12_050, 20, 7);
+        assert_eq!(behind.last_caught_up_time_ms, None);
+        assert!(!behind.is_caught_up(20, 12_060, 30_000));
+        let level = behind.after_fetch(20, 12_070, 20, 7);
+        assert_eq!(level.last_caught_up_time_ms, Some(12_070));
+        // In the ISR it is caught up as of the election.
+        let in_isr = ReplicaState::initial().reset(true, true, 12_001, 10);
+        assert!(in_isr.is_caught_up(20, 42_001, 30_000));
+        assert!(!in_isr.is_caught_up(20, 42_002, 30_000));
     }
 
     #[test]

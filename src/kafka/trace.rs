@@ -232,7 +232,8 @@ pub enum Event {
         tp: String,
         previous_log_end_offset: Option<u64>,
         log_end_offset: u64,
-        last_caught_up_time_ms: u64,
+        /// `None`: never caught up (see `ReplicaState::last_caught_up_time_ms`).
+        last_caught_up_time_ms: Option<u64>,
     },
     HighWatermarkAdvanced {
         broker: BrokerId,

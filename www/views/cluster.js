@@ -57,8 +57,10 @@ function underMinIsr(leader, replicaCount, minIsr, tr) {
 /** What the leader knows of follower `f`'s log, or '' for the leader's own replica. */
 function leaderSees(f, tr) {
   if (!f) return '';
-  if (f.log_end_offset == null) return tr.t('cluster.seen.never', { at: f.last_caught_up_time_ms });
-  return tr.t('cluster.seen', { leo: String(f.log_end_offset), at: f.last_caught_up_time_ms });
+  // A caught-up time of null: never (a new leader counts a follower outside the ISR so).
+  const never = f.last_caught_up_time_ms == null ? '.notCaughtUp' : '';
+  if (f.log_end_offset == null) return tr.t(`cluster.seen.never${never}`, { at: f.last_caught_up_time_ms });
+  return tr.t(`cluster.seen${never}`, { leo: String(f.log_end_offset), at: f.last_caught_up_time_ms });
 }
 
 function partitionBlock(tp, replicas, snap, brokerById, minIsr, tr) {

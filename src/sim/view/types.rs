@@ -69,8 +69,9 @@ pub struct ReplicaView {
 pub struct FollowerView {
     pub broker: BrokerId,
     pub log_end_offset: Option<u64>,
-    pub last_caught_up_time_ms: u64,
-    pub last_fetch_time_ms: u64,
+    /// `None`: never (see `kafka::replica::ReplicaState`).
+    pub last_caught_up_time_ms: Option<u64>,
+    pub last_fetch_time_ms: Option<u64>,
 }
 
 /// The gauges and the estimate against the purge interval.

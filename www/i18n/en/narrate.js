@@ -52,6 +52,7 @@ export default {
   'log.fetch_sent': 'broker {follower} sent a fetch to {leader}: {partitions}',
   'log.fetch_received': "broker {follower}'s fetch arrived at {leader}: {partitions}",
   'log.follower_state_updated': 'leader {leader}: replica {follower} of {tp} at LEO {leo} (was {previous}), lastCaughtUp {caughtUp} ms',
+  'log.follower_state_updated.never': 'leader {leader}: replica {follower} of {tp} at LEO {leo} (was {previous}), never caught up since this leader took over',
   'log.high_watermark_advanced': 'HW of {tp} on broker {broker} moved {from} → {to}',
   'log.high_watermark_advanced.held': 'HW of {tp} on broker {broker} moved {from} → {to} (held by: {bound})',
   'log.high_watermark_held': 'HW of {tp} stays {hw}: {bound}',

@@ -23,7 +23,7 @@ export default {
   'scenario.x03-unknown-topic-or-partition': 'A partition that does not exist: UNKNOWN_TOPIC_OR_PARTITION before anything else.',
   'scenario.x04-crashed-follower-restarts-and-rejoins-isr': 'A crashed follower restarts, catches up and rejoins the ISR by the expand rule.',
   'scenario.x05-strict-min-isr-times-out-instead-of-after-append': 'Strict min ISR: times out rather than NOT_ENOUGH_REPLICAS_AFTER_APPEND.',
-  'scenario.x06-new-leader-ignores-replicas-that-have-not-fetched': 'A new leader ignores a caught-up replica outside the ISR until it has fetched: no broker epoch, not eligible.',
+  'scenario.x06-new-leader-ignores-replicas-that-have-not-fetched': 'A new leader does not wait for a replica outside the ISR: never caught up in its eyes, and with no broker epoch until it fetches.',
   'scenario.x07-immediate-fetch-answer-carries-the-earlier-hw': 'An immediate fetch answer reports the HW from before that fetch moved it; the follower then leads with it.',
   'scenario.x08-actions-come-first-at-t0-even-with-zero-fetch-wait': 'Actions come first at t = 0, even with a fetch wait of 0: an acks=all produce at 0 completes at 2 ms (the followers’ first fetches already carry its records).',
   'scenario.x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order': 'An expiry and an ISR commit in the same millisecond run in the order they were scheduled: requests added earlier time out, one added after the commit was scheduled completes.',

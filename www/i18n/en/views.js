@@ -23,6 +23,8 @@ export default {
   'cluster.cell.uncommitted': 'offset {offset} (above HW)',
   'cluster.seen': 'leader sees LEO {leo}, caught up at {at} ms',
   'cluster.seen.never': 'the leader has not heard from it yet (no fetch since it became leader), so it does not know its LEO; counted as caught up at {at} ms',
+  'cluster.seen.notCaughtUp': 'leader sees LEO {leo}, never caught up since this leader took over',
+  'cluster.seen.never.notCaughtUp': 'the leader has not heard from it yet (no fetch since it became leader), so it does not know its LEO; outside the ISR, it counts as never caught up (Kafka resets it to time 0 on the wall clock: the Unix epoch)',
   'cluster.partition.label': 'partition {tp}',
   'cluster.leader.none': 'none',
   'cluster.expand': 'pending expand +{replica}',

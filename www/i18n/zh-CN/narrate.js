@@ -51,6 +51,7 @@ export default {
   'log.fetch_sent': 'broker {follower} 向 {leader} 发出 fetch：{partitions}',
   'log.fetch_received': 'broker {follower} 的 fetch 到达 {leader}：{partitions}',
   'log.follower_state_updated': 'leader {leader}：{tp} 的副本 {follower} 位于 LEO {leo}（之前是 {previous}），lastCaughtUp {caughtUp} ms',
+  'log.follower_state_updated.never': 'leader {leader}：{tp} 的副本 {follower} 位于 LEO {leo}（之前是 {previous}），自这个 leader 上任以来从未追上',
   'log.high_watermark_advanced': 'broker {broker} 上 {tp} 的 HW 从 {from} 移到 {to}',
   'log.high_watermark_advanced.held': 'broker {broker} 上 {tp} 的 HW 从 {from} 移到 {to}（卡在：{bound}）',
   'log.high_watermark_held': '{tp} 的 HW 停在 {hw}：{bound}',

@@ -22,7 +22,7 @@ export default {
   'scenario.x03-unknown-topic-or-partition': '不存在的分区：先于一切返回 UNKNOWN_TOPIC_OR_PARTITION。',
   'scenario.x04-crashed-follower-restarts-and-rejoins-isr': '崩溃的 follower 重启、追上，按扩张规则重新加入 ISR。',
   'scenario.x05-strict-min-isr-times-out-instead-of-after-append': '严格的 min ISR：结果是超时，而不是 NOT_ENOUGH_REPLICAS_AFTER_APPEND。',
-  'scenario.x06-new-leader-ignores-replicas-that-have-not-fetched': '新 leader 会忽略 ISR 之外、已追上但还没向它 fetch 过的副本：没有 broker epoch，不具备资格。',
+  'scenario.x06-new-leader-ignores-replicas-that-have-not-fetched': '新 leader 不会等 ISR 之外的副本：在它看来从未追上，而且在 fetch 之前没有 broker epoch。',
   'scenario.x07-immediate-fetch-answer-carries-the-earlier-hw': '立即返回的 fetch 响应带的是这次 fetch 推动 HW 之前的值；随后这个 follower 就带着它当上了 leader。',
   'scenario.x08-actions-come-first-at-t0-even-with-zero-fetch-wait': '在 t = 0 时操作最先执行，即使 fetch 等待时间为 0：在 0 ms 发出的 acks=all 请求在 2 ms 完成（follower 的第一批 fetch 就已经带上了它的消息）。',
   'scenario.x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order': '同一毫秒内的超时与 ISR 提交按它们被调度的顺序执行：较早加入的请求超时，在提交被调度之后才加入的那个请求完成。',

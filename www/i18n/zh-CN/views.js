@@ -23,6 +23,8 @@ export default {
   'cluster.cell.uncommitted': 'offset {offset}（HW 及以上：尚未提交）',
   'cluster.seen': 'leader 所知的 LEO 为 {leo}，最近一次追上是在 {at} ms',
   'cluster.seen.never': 'leader 还没有收到它的消息（它成为 leader 以来还没有来过 fetch），所以不知道它的 LEO；按 {at} ms 时已追上计算',
+  'cluster.seen.notCaughtUp': 'leader 所知的 LEO 为 {leo}，自这个 leader 上任以来从未追上',
+  'cluster.seen.never.notCaughtUp': 'leader 还没有收到它的消息（它成为 leader 以来还没有来过 fetch），所以不知道它的 LEO；它在 ISR 之外，按从未追上计算（Kafka 把它重置为挂钟上的时刻 0，即纪元起点）',
   'cluster.partition.label': '分区 {tp}',
   'cluster.leader.none': '无',
   'cluster.expand': '扩张待提交 +{replica}',
