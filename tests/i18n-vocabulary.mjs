@@ -15,7 +15,7 @@ export const KEPT_IN_CHINESE = new Set([
   'max', 'min', 'insync', 'replicas', 'replica', 'request', 'timeout', 'default', 'replication',
   'factor', 'wait', 'heartbeat', 'interval', 'runner', 'offset', 'fetcher', 'epoch',
   'controller', 'fence', 'partition', 'false', 'true', 'key', 'apache', 'mb', 'kb',
-  'maximal', 'reaper', 'id', 'new', 'op',
+  'maximal', 'reaper', 'id', 'new', 'op', 'java',
   // The timing wheel's authors, cited as Chinese writing on Kafka's timer cites them.
   'varghese', 'lauck',
 ]);

@@ -203,7 +203,7 @@ function plain(e, history, batch, tr) {
     case 'broker_fenced': return t('broker_fenced', { broker: raw(e.broker), at: e.last_heartbeat_ms });
     case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch) });
     case 'delayed_produce_created': return t('delayed_produce_created', { request: e.request, timeout: e.timeout_ms, targets: all(e.partitions.filter((p) => p.acks_pending).map((p) => t('delayed_produce_created.target', { offset: raw(p.required_offset), tp: p.tp }))) });
-    case 'isr_shrink_proposed': return t('isr_shrink_proposed', { broker: raw(e.broker), outOfSync: e.out_of_sync.join(', '), tp: e.tp });
+    case 'isr_shrink_proposed': return t('isr_shrink_proposed', { broker: raw(e.broker), outOfSync: e.out_of_sync.join(', '), tp: e.tp, count: e.out_of_sync.length });
     case 'isr_expand_proposed': return t('isr_expand_proposed', { replica: raw(e.replica), tp: e.tp, broker: raw(e.broker) });
     case 'high_watermark_advanced': return t('high_watermark_advanced', { tp: e.tp, from: raw(e.from), to: raw(e.to) });
     case 'follower_paused': return t('follower_paused', { broker: raw(e.broker) });

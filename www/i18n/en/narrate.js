@@ -10,7 +10,7 @@ export default {
   'purgatory.fetch': 'fetch',
 
   'bound.under_min_isr': 'the committed ISR is below min.insync.replicas (HW frozen)',
-  'bound.isr_replica': 'ISR replica {broker} is at {offset}',
+  'bound.isr_replica': 'replica {broker} of the maximal ISR is at {offset}',
   'bound.caught_up_replica': 'caught-up replica {broker} (joining the ISR) is at {offset}',
   'bound.leader_log_end': "it reached the leader's log end offset",
 
@@ -107,10 +107,10 @@ export default {
   'say.became_leader': 'broker {broker} becomes the leader of {tp} (epoch {epoch})',
   'say.delayed_produce_created': '{request} waits in the purgatory until the HW reaches {targets} (or {timeout} ms pass)',
   'say.delayed_produce_created.target': '{offset} on {tp}',
-  'say.isr_shrink_proposed': 'leader {broker} finds replica {outOfSync} of {tp} out of sync and asks the controller to shrink the ISR',
+  'say.isr_shrink_proposed': { one: 'leader {broker} finds replica {outOfSync} of {tp} out of sync and asks the controller to shrink the ISR', other: 'leader {broker} finds replicas {outOfSync} of {tp} out of sync and asks the controller to shrink the ISR' },
   'say.isr_expand_proposed': 'replica {replica} of {tp} has caught up; leader {broker} asks to add it to the ISR',
   'say.high_watermark_advanced': 'the HW of {tp} moves {from} → {to}: every in-sync replica has those records',
-  'say.follower_paused': 'broker {broker} stops fetching (it stays alive and heart-beating, so it stays in the ISR for now)',
+  'say.follower_paused': 'broker {broker} stops fetching (it stays alive and heart-beating: the pause itself changes no ISR)',
   'say.follower_resumed': 'broker {broker} fetches again',
   'say.broker_crashed': 'broker {broker} crashes',
   'say.broker_restarted': 'broker {broker} restarts',

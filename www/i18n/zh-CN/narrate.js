@@ -9,7 +9,7 @@ export default {
   'purgatory.fetch': '拉取请求',
 
   'bound.under_min_isr': '已提交的 ISR 少于 min.insync.replicas（HW 冻结）',
-  'bound.isr_replica': 'ISR 中的副本 {broker} 位于 {offset}',
+  'bound.isr_replica': 'maximal ISR 中的副本 {broker} 位于 {offset}',
   'bound.caught_up_replica': '已追上的副本 {broker}（正在加入 ISR）位于 {offset}',
   'bound.leader_log_end': '已到达 leader 的日志末端 offset（LEO）',
 
@@ -106,10 +106,10 @@ export default {
   'say.became_leader': 'broker {broker} 成为 {tp} 的 leader（epoch {epoch}）',
   'say.delayed_produce_created': '{request} 在炼狱中等待，直到 HW 到达 {targets}（或者过了 {timeout} ms）',
   'say.delayed_produce_created.target': '{tp} 上的 {offset}',
-  'say.isr_shrink_proposed': 'leader {broker} 发现 {tp} 的副本 {outOfSync} 已不同步，请求控制器收缩 ISR',
+  'say.isr_shrink_proposed': { other: 'leader {broker} 发现 {tp} 的副本 {outOfSync} 已不同步，请求控制器收缩 ISR' },
   'say.isr_expand_proposed': '{tp} 的副本 {replica} 已追上；leader {broker} 请求把它加入 ISR',
   'say.high_watermark_advanced': '{tp} 的 HW（高水位）从 {from} 移到 {to}：所有同步副本都有了这些消息',
-  'say.follower_paused': 'broker {broker} 停止拉取（fetch）：它仍然存活、照常心跳，所以暂时还留在 ISR 中',
+  'say.follower_paused': 'broker {broker} 停止拉取（fetch）：它仍然存活、照常心跳，暂停本身不会改变 ISR',
   'say.follower_resumed': 'broker {broker} 重新开始拉取',
   'say.broker_crashed': 'broker {broker} 崩溃',
   'say.broker_restarted': 'broker {broker} 重启',
