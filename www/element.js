@@ -569,16 +569,16 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 }
 
-/**
- * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
- * too, so that a remount in another language names it in that language.
- */
 /** What was wrong with the link it opened (a part left out, an instant or a request the run lacks), in one notice. */
 function sayLinkProblems(app, plan) {
   const said = [plan.problem, ...(app.linkNotes ?? [])].filter(Boolean);
   if (said.length) app.notice('warn', said.join(app.tr.t('sentence.sep')));
 }
 
+/**
+ * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
+ * too, so that a remount in another language names it in that language.
+ */
 const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
 
 class SourceError extends Error {
