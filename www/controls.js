@@ -2,7 +2,7 @@
 // breakpoints, setup, what-if, legend), and the end of a scenario. The produce form and the
 // brokers' buttons act through `Acting` (acting.js). Every control acts through the app.
 import { SCENARIOS } from './scenarios.js';
-import { PAGE_DEFAULTS, readSetup, fillSetup, setupErrorWords } from './setup-form.js';
+import { PAGE_DEFAULTS, readSetup, fillSetup, setupErrorWords, showSetupError } from './setup-form.js';
 import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { pictureOf } from './picture.js';
@@ -224,25 +224,9 @@ export class Controls {
     this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
   }
 
-  /**
-   * The Setup form's error (`{error, field}`, or null to clear it): said beside its field, which
-   * is marked wrong (aria-invalid) and focused, where the eye and a screen reader are; an error
-   * no field owns, at the form's end.
-   */
+  /** The Setup form's error, or none (see `showSetupError`). */
   sayInSetup(wrong) {
-    const form = this.$('.setup-form');
-    const out = this.$('.setup-error');
-    for (const input of form.querySelectorAll('[aria-invalid]')) {
-      input.removeAttribute('aria-invalid');
-      input.removeAttribute('aria-errormessage');
-    }
-    const input = wrong?.field ? form[wrong.field] : null;
-    (input?.closest('.field') ?? form).append(out);
-    out.textContent = wrong?.error ?? '';
-    if (!input) return;
-    input.setAttribute('aria-invalid', 'true');
-    input.setAttribute('aria-errormessage', out.id);
-    input.focus();
+    showSetupError(this.$('.setup-form'), this.$('.setup-error'), wrong);
   }
 
   async importFile(file) {

@@ -23,6 +23,7 @@ import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 import { errorWords } from './error-words.js';
+import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
@@ -594,36 +595,4 @@ class LinkError extends Error {}
 
 /** The story a first visit is offered. */
 const FIRST_STORY = 's03-stalled-follower-completes-at-isr-shrink';
-/** Where the full page remembers a first visit's choice. */
-const FIRST_STEP_KEY = 'purgatory-playground:first-step';
-
-/** Where the full page remembers the reader's language. */
-const LANGUAGE_KEY = 'purgatory-playground:language';
-
-/**
- * What the full page remembered under `key`; null where storage is refused (as from file://),
- * so that the page asks, or follows the browser, again: all that is lost.
- */
-function loadSetting(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function saveSetting(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Storage refused: see `loadSetting`.
-  }
-}
-
-/** Whether no first step was chosen here before (storage refused: every visit). */
-const firstVisit = () => loadSetting(FIRST_STEP_KEY) == null;
-const remember = (choice) => saveSetting(FIRST_STEP_KEY, choice);
-const rememberedLanguage = () => loadSetting(LANGUAGE_KEY);
-const rememberLanguage = (lang) => saveSetting(LANGUAGE_KEY, lang);
-
 if (!customElements.get('purgatory-playground')) customElements.define('purgatory-playground', PurgatoryPlayground);

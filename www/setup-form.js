@@ -74,3 +74,22 @@ export function fillSetup(form, setup) {
   const values = { ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor, ...Object.fromEntries(PHASES.map((n) => [n, phase(n)])) };
   for (const name of SETUP_FIELDS) if (values[name] != null) form[name].value = values[name];
 }
+
+/**
+ * Shows the Setup form's error (`{error, field}`, or null to clear it) in `out`: beside its field,
+ * which is marked wrong (aria-invalid) and focused, where the eye and a screen reader are; an
+ * error no field owns, at the form's end.
+ */
+export function showSetupError(form, out, wrong) {
+  for (const input of form.querySelectorAll('[aria-invalid]')) {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-errormessage');
+  }
+  const input = wrong?.field ? form[wrong.field] : null;
+  (input?.closest('.field') ?? form).append(out);
+  out.textContent = wrong?.error ?? '';
+  if (!input) return;
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-errormessage', out.id);
+  input.focus();
+}
