@@ -287,7 +287,7 @@ fn a_live_week_in_one_call_is_the_week_in_small_steps() {
         Session::new(&Scenario::from_value(&setup).expect("valid"), true).expect("a session")
     };
     let drive = |session: &mut Session, step_ms: u64| {
-        let mut run_for = |session: &mut Session, ms: u64| {
+        let run_for = |session: &mut Session, ms: u64| {
             let end = session.now_ms() + ms;
             while session.now_ms() < end {
                 let left = end - session.now_ms();

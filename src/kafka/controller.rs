@@ -106,21 +106,25 @@ impl Controller {
         delta
     }
 
-    /// A restarted broker registers with a new broker epoch. If the controller had not fenced
-    /// it yet (it came back within the session timeout), the old incarnation's ISR memberships
-    /// and leaderships go as if fenced (Kafka: re-registration with a new incarnation,
-    /// `handleBrokerUncleanShutdown`), then the broker is unfenced.
+    /// Kafka: `ClusterControlManager.registerBroker` for a process with a new incarnation: while
+    /// the broker's old registration still has a valid session (it is not fenced), the
+    /// registration is refused (`DuplicateBrokerRegistrationException`, checked in Kafka 4.1.1's
+    /// bytecode), and the broker retries.
+    pub fn may_register(&self, broker: BrokerId) -> bool {
+        self.registry.is_fenced(broker)
+    }
+
+    /// A restarted broker, its old registration fenced, registers with a new broker epoch and is
+    /// unfenced (scenario-format.md, `restart_broker`: "is unfenced when it arrives").
     pub fn register_restart(&mut self, broker: BrokerId, broker_epoch: u64) -> MetadataDelta {
-        let mut delta = MetadataDelta::default();
-        if !self.registry.is_fenced(broker) {
-            delta = self.fence(broker);
-        }
+        debug_assert!(
+            self.may_register(broker),
+            "registration of an unfenced broker"
+        );
         if let Some(reg) = self.registry.get_mut(broker) {
             reg.broker_epoch = broker_epoch;
         }
-        let unfenced = self.unfence(broker);
-        merge(&mut delta, unfenced);
-        delta
+        self.unfence(broker)
     }
 
     /// Kafka: `ReplicationControlManager.alterPartition`: accept the leader's ISR proposal if it
@@ -186,18 +190,6 @@ fn first_eligible_leader(record: &PartitionRecord, registry: &BrokerRegistry) ->
         .iter()
         .copied()
         .find(|b| record.isr.contains(b) && !registry.is_fenced(*b))
-}
-
-/// Appends `later` to `delta`, keeping only the newest record of each partition and broker.
-fn merge(delta: &mut MetadataDelta, later: MetadataDelta) {
-    for record in later.partitions {
-        delta.partitions.retain(|r| r.tp != record.tp);
-        delta.partitions.push(record);
-    }
-    for (broker, reg) in later.brokers {
-        delta.brokers.retain(|(b, _)| *b != broker);
-        delta.brokers.push((broker, reg));
-    }
 }
 
 #[cfg(test)]

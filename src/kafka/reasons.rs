@@ -19,6 +19,10 @@ pub fn connection_refused(broker: BrokerId) -> String {
     format!("broker {broker} is down: the connection is refused")
 }
 
+pub fn not_registered(broker: BrokerId) -> String {
+    format!("broker {broker} is starting: it answers nothing before its registration is accepted")
+}
+
 pub fn broker_down(broker: BrokerId) -> String {
     format!("broker {broker} is down")
 }

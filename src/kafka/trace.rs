@@ -311,6 +311,13 @@ pub enum Event {
     BrokerUnfenced {
         broker: BrokerId,
     },
+    /// A restarted broker's registration reached the controller while its old registration's
+    /// session was still valid: refused (Kafka: `DUPLICATE_BROKER_REGISTRATION`). The broker
+    /// sends it again at `retry_at_ms`.
+    RegistrationRefused {
+        broker: BrokerId,
+        retry_at_ms: u64,
+    },
     /// The controller changed a partition record.
     PartitionChanged {
         tp: String,

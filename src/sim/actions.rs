@@ -66,7 +66,7 @@ impl Simulation {
                 .unwrap_or(BrokerId(0))
         });
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
-        let down = (broker.0 as usize) >= self.brokers.len() || !self.is_running(broker);
+        let down = (broker.0 as usize) >= self.brokers.len() || !self.is_serving(broker);
         // Borrows only the names, so the answers can go straight into the request log.
         let topics = &self.topic_names_shared;
         let partitions = spec
@@ -105,7 +105,11 @@ impl Simulation {
                     .collect(),
             });
         if down {
-            let reason = reasons::connection_refused(broker);
+            let reason = if (broker.0 as usize) < self.brokers.len() && self.is_running(broker) {
+                reasons::not_registered(broker)
+            } else {
+                reasons::connection_refused(broker)
+            };
             self.trace
                 .emit(self.now_ms, received, || Event::ConnectionClosed {
                     request: spec.id.to_string(),
@@ -198,10 +202,13 @@ impl Simulation {
                 );
             }
         }
-        let started = self.heartbeats[broker.0 as usize]
-            .alive_since_ms
-            .take()
-            .unwrap_or(0);
+        let hb = &mut self.heartbeats[broker.0 as usize];
+        let started = hb.alive_since_ms.take().unwrap_or(0);
+        if hb.registered_incarnation != hb.incarnation {
+            // This process was never registered: the controller still holds an earlier one's
+            // registration, whose session runs on as it was.
+            return;
+        }
         // Heartbeats are timers, which run after actions within a millisecond: none leaves now.
         // The process's start counts as one (a restart sends one at once; at t = 0 the broker
         // has registered), then its grid ψ + k·H.
@@ -243,7 +250,6 @@ impl Simulation {
         }
         let hb = &mut self.heartbeats[broker.0 as usize];
         hb.alive_since_ms = Some(self.now_ms);
-        hb.session_expiry_ms = None;
         hb.incarnation += 1;
         let broker_epoch = hb.incarnation;
         // Kafka's scheduler starts with the broker: its ISR checks run from the restart on, every

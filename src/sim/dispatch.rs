@@ -11,7 +11,7 @@ impl Simulation {
             Scheduled::FetchArrives(request) => {
                 let (leader, follower, session) =
                     (request.leader, request.follower, request.session);
-                if self.is_running(leader) {
+                if self.is_serving(leader) {
                     self.with_broker(leader, |b, ctx| b.handle_fetch(request, cause, ctx));
                 } else {
                     // Nobody listens: the follower sees the connection refused a hop later.
@@ -117,13 +117,7 @@ impl Simulation {
             Scheduled::RegistrationArrives {
                 broker,
                 broker_epoch,
-            } => {
-                let delta = self.controller.register_restart(broker, broker_epoch);
-                let id = self
-                    .trace
-                    .emit(self.now_ms, None, || Event::BrokerUnfenced { broker });
-                self.publish(delta, id);
-            }
+            } => self.on_registration(broker, broker_epoch, cause),
             Scheduled::MetadataArrives { broker, delta } => {
                 if self.is_running(broker) {
                     self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, cause, ctx));
@@ -136,12 +130,68 @@ impl Simulation {
         self.brokers[broker.0 as usize].running
     }
 
+    /// Whether the broker answers requests: it runs, and the controller accepted this process's
+    /// registration. Kafka enables request processing only once a starting broker is registered
+    /// and unfenced (`BrokerServer.startup`), while its replica fetchers start with the first
+    /// metadata it applies, before that.
+    pub(super) fn is_serving(&self, broker: BrokerId) -> bool {
+        let hb = self.heartbeats[broker.0 as usize];
+        self.is_running(broker) && hb.registered_incarnation == hb.incarnation
+    }
+
+    /// A restarted process's registration reaches the controller. While the old registration's
+    /// session is valid it is refused, and the broker sends it again one heartbeat interval after
+    /// the refusal reaches it (Kafka 4.1.1's `BrokerLifecycleManager` after a failed
+    /// registration; its log shows the refusals 2 s apart at the default interval). The session
+    /// runs out as a crashed broker's does, and the controller fences the old registration then
+    /// (scenario-format.md, "Timing rules"); the next registration is accepted and the broker is
+    /// unfenced. (Kafka 4.1.1 may instead take the registration that finds the session expired
+    /// before its periodic stale-broker check, every session timeout / 8, fences the old one:
+    /// the registration then moves the old one's leaderships and ISR places in the same step,
+    /// `handleBrokerUncleanShutdown`.)
+    fn on_registration(&mut self, broker: BrokerId, broker_epoch: u64, cause: Option<EventId>) {
+        let b = broker.0 as usize;
+        if self.heartbeats[b].incarnation != broker_epoch || !self.is_running(broker) {
+            return; // sent by a process that has crashed since
+        }
+        if !self.controller.may_register(broker) {
+            // An interval of 0 would never let time move on.
+            let interval = self.config.broker_heartbeat_interval_ms.max(1);
+            let d = self.config.network_delay_ms;
+            let retry_at_ms = self.now_ms + d + interval;
+            self.trace
+                .emit(self.now_ms, cause, || Event::RegistrationRefused {
+                    broker,
+                    retry_at_ms,
+                });
+            self.agenda.schedule(
+                retry_at_ms + d,
+                Scheduled::RegistrationArrives {
+                    broker,
+                    broker_epoch,
+                },
+                None,
+            );
+            return;
+        }
+        let hb = &mut self.heartbeats[b];
+        hb.registered_incarnation = broker_epoch;
+        hb.session_expiry_ms = None;
+        // Its heartbeats count from the registration that was accepted (sent one delay ago).
+        hb.alive_since_ms = Some(self.now_ms.saturating_sub(self.config.network_delay_ms));
+        let delta = self.controller.register_restart(broker, broker_epoch);
+        let id = self
+            .trace
+            .emit(self.now_ms, None, || Event::BrokerUnfenced { broker });
+        self.publish(delta, id);
+    }
+
     /// The controller fences a broker whose heartbeats stopped more than the session timeout ago,
     /// and with it every other broker whose session runs out in this same millisecond, in broker
     /// id order (scenario-format.md, "Timing rules"): the order decides who leads next when two
     /// ISR members go at once, so it must not depend on which crash came first.
     fn on_session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
-        if self.heartbeats[broker.0 as usize].incarnation != incarnation
+        if self.heartbeats[broker.0 as usize].registered_incarnation != incarnation
             || !self.session_expires_now(broker)
         {
             return;
@@ -155,12 +205,10 @@ impl Simulation {
         }
     }
 
-    /// Whether the broker is down, not fenced yet, and its session runs out now.
+    /// Whether the registered process is down, not fenced yet, and its session runs out now.
     fn session_expires_now(&self, broker: BrokerId) -> bool {
         let hb = self.heartbeats[broker.0 as usize];
-        hb.alive_since_ms.is_none()
-            && hb.session_expiry_ms == Some(self.now_ms)
-            && !self.controller.registry.is_fenced(broker)
+        hb.session_expiry_ms == Some(self.now_ms) && !self.controller.registry.is_fenced(broker)
     }
 
     fn fence(&mut self, broker: BrokerId, cause: Option<EventId>) {

@@ -52,10 +52,16 @@ struct HeartbeatState {
     alive_since_ms: Option<u64>,
     /// Counts process starts, so a stale session timer is recognised.
     incarnation: u64,
+    /// The process whose registration the controller holds: its session is the one that runs
+    /// out. A process restarted while that session is still valid is refused until it has run
+    /// out (see `Scheduled::RegistrationArrives`), and serves no request before its registration
+    /// is accepted ([`Simulation::is_serving`]).
+    registered_incarnation: u64,
     /// Set at a crash: when the last heartbeat left.
     last_sent_ms: u64,
-    /// Set at a crash: when the controller's session timer for this process runs out, and the
-    /// crash's trace event (the cause of the fencing).
+    /// Set at the registered process's crash: when the controller's session timer for it runs
+    /// out, and the crash's trace event (the cause of the fencing). A restart leaves it running;
+    /// an accepted registration ends it.
     session_expiry_ms: Option<u64>,
     crash_event: Option<EventId>,
 }

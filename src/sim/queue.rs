@@ -46,7 +46,7 @@ pub enum Scheduled {
         broker: BrokerId,
         incarnation: u64,
     },
-    /// A restarted broker's first heartbeat (registration) reaches the controller.
+    /// A restarted broker's registration (its first heartbeat) reaches the controller.
     RegistrationArrives {
         broker: BrokerId,
         broker_epoch: u64,

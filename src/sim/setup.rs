@@ -87,6 +87,7 @@ impl Simulation {
                 HeartbeatState {
                     alive_since_ms: Some(0),
                     incarnation: 0,
+                    registered_incarnation: 0,
                     last_sent_ms: 0,
                     session_expiry_ms: None,
                     crash_event: None,

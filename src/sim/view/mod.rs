@@ -103,6 +103,8 @@ fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
     let fenced = sim.controller().registry.is_fenced(b.id);
     let state = if !b.running {
         "crashed"
+    } else if !sim.is_serving(b.id) {
+        "registering"
     } else if fenced {
         "fenced"
     } else if b.fetching_paused {

@@ -32,7 +32,9 @@ pub struct BrokerView {
     /// As the controller sees it.
     pub fenced: bool,
     pub broker_epoch: u64,
-    /// `fetching`, `paused`, `crashed` or `fenced` (a crashed broker is also fenced, later).
+    /// `fetching`, `paused`, `crashed`, `fenced` (a crashed broker is also fenced, later) or
+    /// `registering` (restarted, its registration not accepted yet: it fetches but answers no
+    /// request).
     pub state: &'static str,
     pub partitions: Vec<ReplicaView>,
     pub produce_purgatory: PurgatoryView,
