@@ -133,7 +133,7 @@ export default async function phasesSpec(ctx) {
     'p1: REQUEST_TIMED_OUT for φ 497 to 999; open the run there',
     'p1: NONE for φ 1,000 to 1,999; open the run there',
   ]), `over the heartbeats p1 splits as the runner's sweep does: ${JSON.stringify(hb)}`);
-  const about = await page.textContent('.panel.phases .phases-body > p.muted');
+  const about = await page.textContent('.panel.phases .phases-body p.muted');
   ctx.assert(/heartbeat every 2,000 ms/.test(about) && /more than 9,000 ms/.test(about), `the view says which beat: ${about}`);
   const pressed = await page.getAttribute('[data-testid="phase-beat-heartbeat"]', 'aria-pressed');
   ctx.assert(pressed === 'true', `the heartbeat button is pressed: ${pressed}`);
@@ -231,7 +231,7 @@ export default async function phasesSpec(ctx) {
   await raceDone();
   const follower = await raceRow();
   ctx.assert(/the same at every phase/.test(follower) && /NONE: φ 0-14,999 \(100\.0%\), answered at 38,010 ms/.test(follower), `broker 1's ISR check alone decides nothing: ${follower}`);
-  ctx.assert(/Only broker 1’s beat moves here/.test(await embed.page.textContent('#race >> .phases-body > p.muted')), 'the view says whose beat moves');
+  ctx.assert(/Only broker 1’s beat moves here/.test(await embed.page.textContent('#race >> .phases-body p.muted')), 'the view says whose beat moves');
   await embed.page.selectOption('#race >> [data-testid="phase-broker"]', '0');
   await raceDone();
   const leader = await raceRow();

@@ -190,7 +190,7 @@ export class Controls {
     const value = {
       acks: main && (main.acks === -1 || main.acks === 'all') ? '1' : 'all',
       'min.insync.replicas': (config.min_insync_replicas ?? 1) === 1 ? '2' : '1',
-      'replica.lag.time.max.ms': String(Math.max(1000, Math.round((config.replica_lag_time_max_ms ?? 30000) / 3))),
+      'replica.lag.time.max.ms': String(shorterLagTime(config, this.app)),
       timeout_ms: '5000',
       at_ms: chosen ? String(chosen.at_ms + 5000) : '',
       removed: '',
@@ -591,4 +591,17 @@ function label(name, tr) {
   // Scenarios that share a heading (S15's two purge cases) are told apart by what follows it.
   const shared = SCENARIOS.some(([n]) => n !== name && heading(about(n)) === heading(text));
   return `${id} · ${(shared ? text.split(/\s\(|\.\s|（|。/)[0] : heading(text)).replace(/[.。]$/, '')}`;
+}
+
+/**
+ * A third of the run's replica.lag.time.max.ms, the what-if the form offers first, and long
+ * enough that the run's ISR-check phase still falls inside the shorter check period (half of it):
+ * a scenario that places its check at 7,300 ms cannot run with a lag time of 10,000.
+ */
+function shorterLagTime(config, app) {
+  const lag = Math.max(1000, Math.round((config.replica_lag_time_max_ms ?? 30000) / 3));
+  const text = app.guard(() => app.sim.exportSession(false));
+  const phase = text ? JSON.parse(text).phases?.isr_check_ms ?? 0 : 0;
+  const latest = Math.max(0, ...[phase].flat());
+  return Math.max(lag, Math.ceil((2 * (latest + 1)) / 1000) * 1000);
 }

@@ -25,7 +25,7 @@ const SECTIONS = {
     item(html`<span class="leo">LEO 12</span>`, t('leo')),
     item(html`<span class="badge leader">leader</span>`, t('leader')),
     item(html`<span class="badge isr">ISR</span><span class="badge out">${tr.t('cluster.outOfIsr')}</span>`, t('isr')),
-    item(html`${['fetching', 'paused', 'crashed', 'fenced'].map((state) => html`<span class="badge ${state}">${tr.t(`broker.state.${state}`)}</span>`)}`, t('states')),
+    item(html`${['fetching', 'paused', 'registering', 'crashed', 'fenced'].map((state) => html`<span class="badge ${state}">${tr.t(`broker.state.${state}`)}</span>`)}`, t('states')),
     item(html`<span class="pending">${t('pending.swatch')}</span>`, t('pending')),
     item(html`<span class="pending">${t('underMinIsr.swatch')}</span>`, t('underMinIsr')),
     item(html`<span class="msg fetch"><span class="dot"></span></span>`, t('fetch')),

@@ -102,6 +102,7 @@ export function narrate(e, tr) {
     case 'isr_change_rejected': return t('isr_change_rejected', { tp: e.tp, error: JSON.stringify(e.error) });
     case 'broker_fenced': return t('broker_fenced', { broker: raw(e.broker), at: e.last_heartbeat_ms });
     case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
+    case 'registration_refused': return t('registration_refused', { broker: raw(e.broker), at: e.retry_at_ms });
     case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
     case 'leader_election_refused': return t('leader_election_refused', { broker: raw(e.broker), tp: e.tp, reason: JSON.stringify(e.reason) });
     case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch), isr: list(e.isr) });
@@ -170,7 +171,7 @@ function weight(e, firstTry) {
     case 'follower_paused': case 'follower_resumed': case 'broker_crashed': case 'broker_restarted': return 5;
     case 'produce_received': return 4;
     case 'purged': return isProduceOp(e) ? 4 : 0;
-    case 'broker_unfenced': case 'action_ignored': return 3;
+    case 'broker_unfenced': case 'registration_refused': case 'action_ignored': return 3;
     // The controller's record of a partition (an election, a fencing's ISR): told when nothing
     // more telling happens in its instant, since the brokers act on it only later.
     case 'partition_changed': return 2;
@@ -213,6 +214,7 @@ function plain(e, history, batch, tr) {
     case 'produce_received': return t('produce_received', { request: e.request, acks: raw(e.acks), broker: raw(e.broker) });
     case 'purged': return t('purged', { broker: raw(e.broker), removed: raw(e.removed) });
     case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
+    case 'registration_refused': return t('registration_refused', { broker: raw(e.broker), at: e.retry_at_ms });
     case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
     case 'action_ignored': return tr.t('log.action_ignored', { action: e.action, reason: reasonText(e.reason, tr) });
     default: return narrate(e, tr);

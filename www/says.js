@@ -59,6 +59,7 @@ const REASONS = [
   [/^connection to the leader lost$/, 'leader_lost'],
   [/^broker (?<broker>\d+) is down: the connection is refused$/, 'refused'],
   [/^broker (?<broker>\d+) is down$/, 'down'],
+  [/^broker (?<broker>\d+) is starting: it answers nothing before its registration is accepted$/, 'not_registered'],
   [/^broker (?<broker>\d+) is already down$/, 'already_down'],
   [/^broker (?<broker>\d+) is already running$/, 'already_running'],
   [/^there is no broker (?<broker>\d+)$/, 'no_broker'],

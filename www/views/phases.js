@@ -48,6 +48,11 @@ export class PhasesView {
   constructor(app, panel) {
     this.app = app;
     this.body = panel.querySelector('.phases-body');
+    // The beat switch and the strips are patched apart: the strips change with every slice of a
+    // sweep, and the switch redrawn with them lost clicks pressed meanwhile.
+    this.switchEl = document.createElement('div');
+    this.stripsEl = document.createElement('div');
+    this.body.replaceChildren(this.switchEl, this.stripsEl);
     this.sweep = null;
     this.raf = 0; // the pending redraw
     this.drawAfter = 0; // no redraw before this instant (performance.now()) while it sweeps
@@ -295,7 +300,8 @@ export class PhasesView {
   drawStrips() {
     const { tr } = this.app;
     if (this.error) {
-      patch(this.body, html`${this.beatSwitch()}<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
+      patch(this.switchEl, this.beatSwitch());
+      patch(this.stripsEl, html`<p class="error">${tr.t('phases.failed', { error: this.error })}</p>`);
       return;
     }
     const read = this.sweep && this.call(() => ({ s: this.sweep.result(), done: this.sweep.phasesDone }));
@@ -331,9 +337,10 @@ export class PhasesView {
     const aboutKey = this.beat === 'heartbeat' && this.broker != null ? 'phases.about.heartbeat.one' : `phases.about.${this.beat}`;
     const about = tr.t(aboutKey, { period, phase: this.ownPhase, timeout: this.sessionTimeoutMs });
     const whose = this.broker == null ? '' : ` ${tr.t('phases.about.one', { broker: this.broker })}`;
-    patch(this.body, html`${this.beatSwitch()}<p class="muted">${about}${whose}</p>
+    patch(this.switchEl, this.beatSwitch());
+    patch(this.stripsEl, html`<p class="muted">${about}${whose}</p>
       <p class="phase-progress" data-testid="phase-progress">${done < period ? tr.t('phases.progress', { done, period }) : tr.t('phases.progress.done', { period, count: period })}</p>
-      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t('phases.noRequest')}</p>`}
+      ${s.requests.length ? html`<ul class="phase-list">${rows}</ul>` : html`<p class="muted">${tr.t(done ? 'phases.noRequest' : 'phases.notStarted')}</p>`}
       ${left ? html`<p class="muted" data-testid="phase-rows-left">${tr.t(leftSplit ? 'phases.more.split' : done < period ? 'phases.more.sofar' : 'phases.more', { count: left, split: leftSplit })}</p>` : null}`);
     this.app.story?.reapply(); // a caption about a strip keeps its mark as the sweep fills in
     this.restoreFocus();

@@ -40,6 +40,7 @@ export default {
   'reason.leader_lost': 'connection to the leader lost',
   'reason.refused': 'broker {broker} is down: the connection is refused',
   'reason.down': 'broker {broker} is down',
+  'reason.not_registered': 'broker {broker} is starting: it answers nothing before its registration is accepted',
   'reason.already_down': 'broker {broker} is already down',
   'reason.already_running': 'broker {broker} is already running',
   'reason.no_broker': 'there is no broker {broker}',

@@ -34,6 +34,8 @@ export default {
   'phases.progress': '{done} of {period} phases run…',
   'phases.progress.done': { one: 'its one phase run', other: 'all {period} phases run' },
   'phases.noRequest': 'This run sends no produce request.',
+  // Before the first phase has run nothing is known of the requests yet.
+  'phases.notStarted': 'The sweep begins once this panel is in view.',
   'phases.more': { one: '…and {count} more request, the same at every phase.', other: '…and {count} more requests, each the same at every phase.' },
   'phases.more.sofar': { one: '…and {count} more request, the same at every phase run so far.', other: '…and {count} more requests, each the same at every phase run so far.' },
   'phases.more.split': {

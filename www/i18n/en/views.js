@@ -7,6 +7,7 @@ export default {
   'broker.state.paused': 'paused',
   'broker.state.crashed': 'crashed',
   'broker.state.fenced': 'fenced',
+  'broker.state.registering': 'registering',
   'broker.pause': 'Pause fetching',
   'broker.resume': 'Resume fetching',
   'broker.crash': 'Crash',

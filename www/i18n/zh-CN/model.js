@@ -39,6 +39,7 @@ export default {
   'reason.leader_lost': '与 leader 的连接断开',
   'reason.refused': 'broker {broker} 已宕机：连接被拒绝',
   'reason.down': 'broker {broker} 已宕机',
+  'reason.not_registered': 'broker {broker} 正在启动：注册被接受之前它不答复任何请求',
   'reason.already_down': 'broker {broker} 已经宕机',
   'reason.already_running': 'broker {broker} 已经在运行',
   'reason.no_broker': '没有 broker {broker}',

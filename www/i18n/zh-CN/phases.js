@@ -33,6 +33,7 @@ export default {
   'phases.progress': '已运行 {period} 个相位中的 {done} 个…',
   'phases.progress.done': '全部 {period} 个相位都已运行',
   'phases.noRequest': '这次运行没有发送生产请求。',
+  'phases.notStarted': '这个面板进入视野后，扫描才开始。',
   'phases.more': '……另有 {count} 个请求，每个在所有相位上都一样。',
   'phases.more.sofar': '……另有 {count} 个请求，每个在目前已运行的相位上都一样。',
   'phases.more.split': '……另有 {count} 个请求，其中 {split} 个取决于相位（`purgatory sweep` 会全部列出）。',

@@ -7,6 +7,7 @@ export default {
   'broker.state.paused': '已暂停',
   'broker.state.crashed': '已崩溃',
   'broker.state.fenced': '已隔离',
+  'broker.state.registering': '注册中',
   'broker.pause': '暂停拉取',
   'broker.resume': '恢复拉取',
   'broker.crash': '崩溃',
