@@ -145,10 +145,10 @@ impl Simulation {
     /// registration; its log shows the refusals 2 s apart at the default interval). The session
     /// runs out as a crashed broker's does, and the controller fences the old registration then
     /// (scenario-format.md, "Timing rules"); the next registration is accepted and the broker is
-    /// unfenced. (Kafka 4.1.1 may instead take the registration that finds the session expired
-    /// before its periodic stale-broker check, every session timeout / 8, fences the old one:
-    /// the registration then moves the old one's leaderships and ISR places in the same step,
-    /// `handleBrokerUncleanShutdown`.)
+    /// unfenced. (Kafka 4.1.1's controller looks for expired sessions only every session timeout
+    /// / 8; a registration that finds the session expired before that check is accepted and
+    /// moves the old process's leaderships and ISR places itself, `handleBrokerUncleanShutdown`.
+    /// The contract's fencing at the first millisecond past the timeout stands here.)
     fn on_registration(&mut self, broker: BrokerId, broker_epoch: u64, cause: Option<EventId>) {
         let b = broker.0 as usize;
         if self.heartbeats[b].incarnation != broker_epoch || !self.is_running(broker) {
