@@ -114,6 +114,25 @@ export default async function compareSpec(ctx) {
   await waitText(again.page, '[data-testid="divergence"]', /At 20,000 ms the runs part/);
   ctx.assertNoErrors(again.errors, 'a compare link');
 
+  // Step and the marker buttons stop at the second run's moments too: with timeout_ms=5000, B's
+  // p1 times out at 25,000 ms, an instant at which A traces nothing.
+  const short = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+  await short.page.goto(`${ctx.baseURL}#scenario=${S03}&t=24990&compare=timeout_ms%3D5000`, { waitUntil: 'load' });
+  await playgroundsReady(short.page);
+  await waitText(short.page, '[data-testid="divergence"]', /runs part/);
+  const both = () => onPlayground(short.page, (el) => [el.app.sim.nowMs, el.app.comparison.twin.sim.nowMs]);
+  await short.page.getByTestId('step').click();
+  const stepB = await both();
+  ctx.assert(stepB[0] === 25000 && stepB[1] === 25000, `a step stops at B's timeout: ${stepB}`);
+  await onPlayground(short.page, (el) => el.app.playback.stepBack());
+  const backB = await both();
+  ctx.assert(backB[0] < 25000 && backB[0] === backB[1], `a step back leaves it: ${backB}`);
+  await onPlayground(short.page, (el) => el.app.playback.seek(24990));
+  await onPlayground(short.page, (el) => el.app.playback.jumpMarker(1));
+  const markB = await both();
+  ctx.assert(markB[0] === 25000 && markB[1] === 25000, `the next marked moment is B's timeout: ${markB}`);
+  ctx.assertNoErrors(short.errors, 'stepping a comparison');
+
   // Stop comparing: the second run goes.
   await page.keyboard.press('Escape'); // the share menu closes
   await page.getByTestId('compare-end').click();

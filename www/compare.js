@@ -185,6 +185,34 @@ export class Comparison {
     return next != null && next > this.app.sim.nowMs ? next : null;
   }
 
+  /**
+   * The second run's next traced instant after `from` (where both runs stand), or null: it steps
+   * there, and the next `follow` brings it back to wherever the first run stops.
+   */
+  nextStepMs(from) {
+    const twin = this.twin;
+    if (!twin?.sim || !this.active) return null;
+    const done = twin.guard(() => twin.sim.step());
+    return done && twin.sim.nowMs > from ? twin.sim.nowMs : null;
+  }
+
+  /** The second run's latest traced instant before `from` (where both runs stand), or null. */
+  previousStepMs(from) {
+    const twin = this.twin;
+    if (!twin?.sim || !this.active) return null;
+    const at = twin.guard(() => twin.sim.stepBack()) ?? null;
+    return at != null && at < from ? at : null;
+  }
+
+  /** The second run's previous (-1) or next (+1) marker from where both runs stand, or null. */
+  markerNear(dir) {
+    const twin = this.twin;
+    if (!twin?.sim || !this.active) return null;
+    const now = this.app.sim.nowMs;
+    const at = twin.guard(() => (dir > 0 ? twin.sim.nextMarkerMs : twin.sim.previousMarkerMs)) ?? null;
+    return at != null && (dir > 0 ? at > now : at < now) ? at : null;
+  }
+
   /** The breakpoints the first run has, set on the second as well. */
   copyBreakpoints() {
     const spec = this.app.breakpoints ?? {};

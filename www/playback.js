@@ -68,15 +68,29 @@ export class Playback {
     return done;
   }
 
+  /** To the next instant at which either run (while comparing) traces something. */
   step() {
-    const done = this.app.guard(() => this.app.sim.step());
-    if (done?.hit) this.breakpointHit(done.hit);
+    const app = this.app;
+    const from = app.sim.nowMs;
+    const done = app.guard(() => app.sim.step());
+    const twinNext = app.comparison?.nextStepMs(from);
+    if (twinNext != null && (!done || twinNext < app.sim.nowMs)) {
+      // The second run has something to show first: the first run stops there too.
+      app.guard(() => app.sim.seek(twinNext));
+    } else if (done?.hit) {
+      this.breakpointHit(done.hit);
+    }
     this.afterJump();
   }
 
+  /** Back to the latest earlier instant at which either run (while comparing) traced something. */
   stepBack() {
     this.setPlaying(false);
-    this.app.guard(() => this.app.sim.stepBack());
+    const app = this.app;
+    const from = app.sim.nowMs;
+    app.guard(() => app.sim.stepBack());
+    const twinBack = app.comparison?.previousStepMs(from);
+    if (twinBack != null && twinBack > app.sim.nowMs) app.guard(() => app.sim.seek(twinBack));
     this.afterJump();
   }
 
@@ -85,10 +99,12 @@ export class Playback {
     this.afterJump();
   }
 
-  /** Jumps to the previous (-1) or next (+1) timeline marker. */
+  /** Jumps to the previous (-1) or next (+1) timeline marker, of either run while comparing. */
   jumpMarker(dir) {
-    const target = this.app.timeline?.markerNear(this.app.sim.nowMs, dir);
-    if (target != null) this.seek(target);
+    const now = this.app.sim.nowMs;
+    const near = [this.app.timeline?.markerNear(now, dir), this.app.comparison?.markerNear(dir)]
+      .filter((t) => t != null);
+    if (near.length) this.seek(dir > 0 ? Math.min(...near) : Math.max(...near));
   }
 
   /** After the playhead moved other than by playing: the second run follows, all is redrawn. */

@@ -264,6 +264,10 @@ export class PhasesView {
     const moved = broker == null ? phi
       : Array.from({ length: this.brokers }, (_, i) => (i === broker ? phi : Array.isArray(own) ? own[i] : own));
     doc.phases = { ...(doc.phases ?? {}), [BEATS[this.beat]]: moved };
+    // A comparison goes on at the new phase: its second run moves there too.
+    const comparing = this.app.comparison?.active ? this.app.comparison.change : null;
+    if (comparing) doc.compare = comparing;
+    else delete doc.compare;
     // A label in words is kept as a key, so that a new language says it anew.
     const key = broker != null ? `phases.label.${this.beat}.broker` : this.beat === 'heartbeat' ? 'phases.label.heartbeat' : null;
     const args = { phase: phi, broker };

@@ -22,8 +22,8 @@ export default {
   'legend.purgatory.title': 'Produce purgatory',
   'legend.purgatory.waiting': 'a DelayedProduce waiting on a partition’s watch list (FIFO, oldest first)',
   'legend.purgatory.done': 'completed, still on the list: garbage until a purge or the next checkAndComplete on that key takes it off',
-  'legend.purgatory.purge': 'operations completed since the last purge (estimated − delayed) against the purge interval: the reaper purges when it is exceeded',
-  'legend.purgatory.size': 'entries on all watch lists (a request on two partitions counts twice; completed ones until purged)',
+  'legend.purgatory.purge': 'watched operations completed since the last purge (estimated − delayed; one completed at its first try was never watched) against the purge interval: the reaper purges when it is exceeded',
+  'legend.purgatory.size': 'entries on all watch lists (a request on two partitions counts twice; completed ones until a purge or a later checkAndComplete on that key)',
   'legend.purgatory.delayed': 'requests still waiting',
 
   'legend.wheel.title': 'Timing wheel',

@@ -22,8 +22,8 @@ export default {
   'legend.purgatory.title': '生产请求炼狱（purgatory）',
   'legend.purgatory.waiting': '在某个分区的监视列表上等待的 DelayedProduce（FIFO，最早的在前）',
   'legend.purgatory.done': '已完成但仍在列表上：在下一次清理或这个键上的下一次 checkAndComplete 把它移走之前，它都是垃圾',
-  'legend.purgatory.purge': '上次清理以来完成的操作数（估计 − 延时）与清理间隔的对比：超过清理间隔时，清理线程就会执行清理',
-  'legend.purgatory.size': '所有监视列表上的条目数（一个请求涉及两个分区就计两次；已完成的在清理之前仍然计入）',
+  'legend.purgatory.purge': '上次清理以来完成的、被监视过的操作数（估计 − 延时；第一次尝试就完成的操作从未被监视）与清理间隔的对比：超过清理间隔时，清理线程就会执行清理',
+  'legend.purgatory.size': '所有监视列表上的条目数（一个请求涉及两个分区就计两次；已完成的仍然计入，直到一次清理或该 key 上之后的 checkAndComplete 把它移走）',
   'legend.purgatory.delayed': '仍在等待的请求数',
 
   'legend.wheel.title': '时间轮',
