@@ -37,7 +37,7 @@ export async function renderKafkaMark(el, name, { link, tr }) {
     return;
   }
   const kafka = tr.t('kafkaCheck.kafka', { version: CHECK.kafka_version });
-  const runs = tr.t('kafkaCheck.runs', { count: String(found.runs), date: CHECK.date });
+  const runs = tr.t('kafkaCheck.runs', { count: String(found.runs), date: found.date ?? CHECK.date });
   const n = found.explained_count ?? found.explained?.length ?? 0;
   const list = `${found.explained?.join('; ')}${n > found.explained?.length ? '; …' : ''}`;
   const explained = n ? tr.t('kafkaCheck.explained', { count: String(n), list }) : '';
