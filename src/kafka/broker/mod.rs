@@ -160,9 +160,11 @@ impl Broker {
         }
     }
 
-    /// Kafka: `Partition.tryCompleteDelayedRequests` for each key whose HW moved (or whose
-    /// leadership changed): check-and-complete on the Produce purgatory, then the Fetch one.
-    /// Every path that moves a high watermark funnels its keys through here.
+    /// Check-and-complete on the Produce purgatory, then the Fetch one, for each key: Kafka's
+    /// order after an append that moved the HW (`ReplicaManager.addCompletePurgatoryAction`) and
+    /// when this broker stops leading a partition
+    /// (`completeDelayedOperationsWhenNotPartitionLeader`). An HW moved by anything else goes
+    /// through [`Self::try_complete_delayed_requests`], which runs them the other way round.
     pub fn complete_delayed_requests(
         &mut self,
         keys: &[TopicPartition],
@@ -173,6 +175,19 @@ impl Broker {
             self.check_and_complete_produce(key, cause, ctx);
             self.check_and_complete_fetch(key, cause, ctx);
         }
+    }
+
+    /// Kafka: `Partition.tryCompleteDelayedRequests` (`DelayedOperations.checkAndCompleteAll`):
+    /// check-and-complete on the Fetch purgatory, then the Produce one, as after an HW moved by a
+    /// follower's fetch, a committed ISR change or `makeLeader` (kafka-semantics.md b.9).
+    fn try_complete_delayed_requests(
+        &mut self,
+        key: TopicPartition,
+        cause: Option<EventId>,
+        ctx: &mut Ctx,
+    ) {
+        self.check_and_complete_fetch(key, cause, ctx);
+        self.check_and_complete_produce(key, cause, ctx);
     }
 
     /// Kafka: `maybeIncrementLeaderHW`, and when the HW moved, `tryCompleteDelayedRequests` on
@@ -201,7 +216,7 @@ impl Broker {
             to: moved.to,
             bound: bound(),
         });
-        self.complete_delayed_requests(&[tp], id, ctx);
+        self.try_complete_delayed_requests(tp, id, ctx);
         true
     }
 
