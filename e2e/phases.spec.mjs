@@ -48,8 +48,11 @@ export default async function phasesSpec(ctx) {
     story: el.app.sim.story().length,
     storyButton: el.shadowRoot.querySelector('[data-testid="story-start"]')?.hidden ?? true,
     mark: el.shadowRoot.querySelector('.kafka-mark')?.textContent.trim() ?? '',
+    picker: el.shadowRoot.querySelector('.scenario-pick option.opened')?.textContent ?? '',
   }));
   ctx.assert(moved.curated === null && moved.story === 0 && moved.storyButton && moved.mark === '', `the run at φ = 495 is a scenario of its own: ${JSON.stringify(moved)}`);
+  // The picker names the phase first, where a long title's end would hide it.
+  ctx.assert(moved.picker.startsWith('φ = 495 · S02'), `the picker says the phase: ${moved.picker}`);
   // Nor does the address bar name s02 any more: a reload would open s02 at its own phase.
   const address = await page.evaluate(() => location.search);
   ctx.assert(!/scenario=/.test(address), `the address no longer names s02: ${address}`);

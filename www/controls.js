@@ -487,7 +487,9 @@ export class Controls {
         const titled = app.sim.name && pick.querySelector(`option[value="${CSS.escape(app.sim.name)}"]`)?.textContent;
         const what = scenario ? tr.t('scenarios.withYourActions', { scenario }) : app.sim.extent().live ? tr.t('scenarios.opened.live') : titled || app.sim.name || tr.t('scenarios.opened.unnamed');
         const from = app.source?.label ?? tr.t('scenarios.opened.file');
-        renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${tr.t('scenarios.opened', { what, from })}</option>`);
+        // A run opened at a phase says the phase first: a long title is cut off at the picker's end.
+        const key = app.source?.phase != null ? 'scenarios.openedAt' : 'scenarios.opened';
+        renderAdjacent(pick, 'afterbegin', html`<option class="opened" value="" disabled>${tr.t(key, { what, from })}</option>`);
         pick.selectedIndex = 0;
       } else pick.value = curated ?? '';
     }

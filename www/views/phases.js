@@ -272,7 +272,7 @@ export class PhasesView {
     const key = broker != null ? `phases.label.${this.beat}.broker` : this.beat === 'heartbeat' ? 'phases.label.heartbeat' : null;
     const args = { phase: phi, broker };
     const label = key ? { label: tr.t(key, args), labelKey: key, labelArgs: args } : { label: `φ = ${tr.num(phi)}` };
-    this.app.open({ text: JSON.stringify(doc), ...label }, { play: false })
+    this.app.open({ text: JSON.stringify(doc), phase: phi, ...label }, { play: false })
       .then((problem) => {
         if (problem) this.app.notice('bad', tr.t('phases.openFailed', { phase: phi, problem }));
         else this.app.host.syncUrl?.(); // the address no longer names what plays: the curated scenario at its own phase

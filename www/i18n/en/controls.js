@@ -48,6 +48,7 @@ export default {
   'scenarios.more': 'More stories',
   'scenarios.whatIfs': 'What ifs: two runs side by side',
   'scenarios.opened': '{what} (from {from})',
+  'scenarios.openedAt': '{from} · {what}',
   'scenarios.withYourActions': '{scenario}, with your actions',
   'scenarios.opened.live': 'Live session',
   'scenarios.opened.unnamed': 'A scenario',
