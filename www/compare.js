@@ -5,7 +5,7 @@
 // mounted beside the first with only views, and moves it on the first one's clock: play, seek,
 // step, step back, speed, breakpoints and the story's pauses act on both.
 import { isTrap } from './wasm-module.js';
-import { sayEvent } from './narrate.js';
+import { firstTelling, sayEvent } from './narrate.js';
 import { html, render } from './html.js';
 import { changeWords, outcomeWords } from './what-if-words.js';
 import { errorWords } from './error-words.js';
@@ -268,12 +268,21 @@ export class Comparison {
 function divergence(r, b, tr) {
   const d = r.divergence;
   if (!d) return html`<p class="divergence" data-testid="divergence">${tr.t('whatIf.noDivergence')}</p>`;
-  // What each run does there is the narration's sentence about the event.
-  const say = (e) => (e ? sayEvent(e, tr) : tr.t('whatIf.runEnded'));
+  // What each run does there is the narration's sentence about an event of that millisecond
+  // that the other run lacks: the first differing event where it is one (most often the cause),
+  // else the first such event the narration would tell. The first differing event may be one both
+  // runs have, only a step apart (a fetch answered after B's request arrived); a run with nothing
+  // of its own there does nothing the other does not.
+  const say = (only = [], first, otherOnly = []) => {
+    const e = only.find((x) => x.id === first?.id) ?? firstTelling(only);
+    if (e) return sayEvent(e, tr);
+    if (first && otherOnly.length) return tr.t('whatIf.nothingNew');
+    return first ? sayEvent(first, tr) : tr.t('whatIf.runEnded');
+  };
   const parts = {
     at: html`<b>${tr.num(d.at_ms)} ms</b>`,
-    inA: html`<span class="side-a">${tr.t('whatIf.inA', { what: say(d.a) })}</span>`,
-    inB: html`<span class="side-b">${tr.t('whatIf.inB', { change: b, what: say(d.b) })}</span>`,
+    inA: html`<span class="side-a">${tr.t('whatIf.inA', { what: say(d.only_a, d.a, d.only_b) })}</span>`,
+    inB: html`<span class="side-b">${tr.t('whatIf.inB', { change: b, what: say(d.only_b, d.b, d.only_a) })}</span>`,
   };
   return html`<p class="divergence" data-testid="divergence" data-story="divergence">${tr.parts('whatIf.divergence', parts)}
     <button type="button" data-testid="divergence-seek">${tr.t('whatIf.goTo', { at: d.at_ms })}</button></p>`;

@@ -226,6 +226,12 @@ export function sayEvent(e, tr) {
   return plain(e, null, [], tr);
 }
 
+/** The first of `events` that the narration would tell, else the first; null for none. */
+export function firstTelling(events) {
+  const firstTry = new Set(events.filter((x) => x.event === 'operation_completed' && x.how === 'first_try').map((x) => x.request));
+  return events.find((e) => weight(e, firstTry) > 0) ?? events[0] ?? null;
+}
+
 /**
  * The narration of a batch of events: the most telling events of its last notable instant, in
  * the order they happened, as `{html, text}` (`html` markup made by the tag, its sentences

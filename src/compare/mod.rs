@@ -35,6 +35,12 @@ pub struct Divergence {
     /// Each run's event there, as the trace has it; `None` where that trace had already ended.
     pub a: Option<Value>,
     pub b: Option<Value>,
+    /// The events of that millisecond that one run has and the other has not, in trace order,
+    /// compared without their numbers and causes (which shift with everything before them): the
+    /// first differing event is often background (a fetch answered a step later), and the page
+    /// words the divergence by the most telling of these.
+    pub only_a: Vec<Value>,
+    pub only_b: Vec<Value>,
 }
 
 /// What a producer got in one run.
@@ -161,13 +167,65 @@ fn first_divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
             (Some(x), Some(y)) => x.min(y),
             (x, y) => x.or(y).unwrap_or(0),
         };
+        let (only_a, only_b) = unmatched_at(a, b, at_ms);
         return Some(Divergence {
             at_ms,
             event,
             a: value_a,
             b: value_b,
+            only_a,
+            only_b,
         });
     }
+}
+
+/// The events at `at_ms` in each trace that the other trace lacks there, each once per copy the
+/// other lacks (see [`Divergence::only_a`]).
+fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
+    // Every event is written with `at_ms` first, so a line's prefix tells its millisecond.
+    let prefix = format!("{{\"at_ms\":{at_ms},");
+    let at = |trace: &[u8]| -> Vec<Value> {
+        trace
+            .split(|&c| c == b'\n')
+            .filter(|line| line.starts_with(prefix.as_bytes()))
+            // Read as text, as every other JSON the .wasm reads (one copy of the reader).
+            .filter_map(|line| serde_json::from_str::<Value>(std::str::from_utf8(line).ok()?).ok())
+            .collect()
+    };
+    let (events_a, events_b) = (at(a), at(b));
+    let key = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(fields) = v.as_object_mut() {
+            fields.remove("id");
+            fields.remove("cause");
+            // The change itself, not a consequence of it (see `same_arrival`).
+            if fields.get("event").and_then(Value::as_str) == Some("produce_received") {
+                fields.remove("acks");
+                fields.remove("timeout_ms");
+            }
+        }
+        v
+    };
+    let unmatched = |ours: &[Value], theirs: &[Value]| {
+        let mut left: Vec<Value> = theirs.iter().map(key).collect();
+        ours.iter()
+            .filter(|event| {
+                let k = key(event);
+                match left.iter().position(|other| *other == k) {
+                    Some(i) => {
+                        left.swap_remove(i);
+                        false
+                    }
+                    None => true,
+                }
+            })
+            .cloned()
+            .collect::<Vec<Value>>()
+    };
+    (
+        unmatched(&events_a, &events_b),
+        unmatched(&events_b, &events_a),
+    )
 }
 
 /// Two `produce_received` events that differ only in the request's acks or timeout.

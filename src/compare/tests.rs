@@ -199,3 +199,33 @@ fn a_session_exports_its_what_if_while_it_still_applies() {
         "a change that no longer applies is dropped"
     );
 }
+
+/// The events one run has at the divergence's millisecond and the other lacks: with acks=1, p1
+/// is answered at once in B where A (acks=all) parks it; the arrival itself, which differs only
+/// by the change, is in neither list, and the fetch answers both runs have are in neither.
+#[test]
+fn the_divergence_lists_what_each_run_alone_does_in_its_millisecond() {
+    let s03 = scenario(S03);
+    let (_, c) = what_if(&s03, &Change::parse("acks=1").unwrap()).unwrap();
+    let d = c.divergence.expect("the runs part");
+    let kinds = |events: &[Value]| -> Vec<String> {
+        events
+            .iter()
+            .map(|e| e["event"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(d.at_ms, 20_000);
+    assert_eq!(
+        kinds(&d.only_a),
+        ["delayed_produce_created", "operation_watched", "timer_added"]
+    );
+    assert_eq!(
+        kinds(&d.only_b),
+        ["produce_answered_at_once", "produce_response_sent"]
+    );
+    // Moved to 1,000 ms in B, p1 arrives where A has nothing of its own.
+    let (_, c) = what_if(&s03, &Change::parse("actions[1].at_ms=1000").unwrap()).unwrap();
+    let d = c.divergence.expect("the runs part");
+    assert_eq!((d.at_ms, d.only_a.len()), (1000, 0));
+    assert_eq!(kinds(&d.only_b)[0], "produce_received");
+}

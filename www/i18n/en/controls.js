@@ -121,6 +121,7 @@ export default {
   'whatIf.inA': 'In A (as written), {what}',
   'whatIf.inB': 'in B ({change}), {what}',
   'whatIf.runEnded': 'nothing more happens (its run has ended)',
+  'whatIf.nothingNew': 'nothing happens then that the other run lacks',
   'whatIf.goTo': 'Go to {at} ms',
   'whatIf.change.acks': 'every request with acks={acks}',
   'whatIf.change.actionAcks': '{action} with acks={acks}',

@@ -117,6 +117,7 @@ export default {
   'whatIf.inA': '在 A（原样）中，{what}',
   'whatIf.inB': '在 B（{change}）中，{what}',
   'whatIf.runEnded': '之后什么也不会发生（它的运行已经结束）',
+  'whatIf.nothingNew': '此刻没有发生另一次运行所没有的事',
   'whatIf.goTo': '跳到 {at} ms',
   'whatIf.change.acks': '所有请求都用 acks={acks}',
   'whatIf.change.actionAcks': '“{action}”改用 acks={acks}',
