@@ -217,7 +217,11 @@ fn the_divergence_lists_what_each_run_alone_does_in_its_millisecond() {
     assert_eq!(d.at_ms, 20_000);
     assert_eq!(
         kinds(&d.only_a),
-        ["delayed_produce_created", "operation_watched", "timer_added"]
+        [
+            "delayed_produce_created",
+            "operation_watched",
+            "timer_added"
+        ]
     );
     assert_eq!(
         kinds(&d.only_b),
