@@ -24,6 +24,13 @@ export default async function compareSpec(ctx) {
   await waitText(page, '[data-testid="compare-error"]', /^with min\.insync\.replicas=0: config\.min_insync_replicas: /);
   ctx.assert(await page.getByTestId('compare-view').isHidden(), 'a refused change opens no comparison');
 
+  // The lag time offered fits s03's ISR-check phase (7,300 ms: the check period must be longer),
+  // and a change of a setting shows no action to pick.
+  await page.getByTestId('compare-what').selectOption('replica.lag.time.max.ms');
+  const lagOffered = await page.getByTestId('compare-value').inputValue();
+  ctx.assert(lagOffered === '15000', `the form offers a lag time the phase fits: ${lagOffered}`);
+  ctx.assert(await page.getByTestId('compare-action').isHidden(), 'no action to pick for a setting');
+
   // acks=1 against s03 as written.
   await page.getByTestId('compare-what').selectOption('acks');
   const offered = await page.getByTestId('compare-value').inputValue();

@@ -7,7 +7,7 @@ import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { pictureOf } from './picture.js';
 import { renderKafkaMark } from './kafka-check.js';
-import { CHANGES } from './compare.js';
+import { CHANGES, shorterLagTime } from './compare.js';
 import { html, render, renderAdjacent } from './html.js';
 import { errorWords } from './error-words.js';
 import { fullPage } from 'bundle-files';
@@ -593,17 +593,4 @@ function label(name, tr) {
   // Scenarios that share a heading (S15's two purge cases) are told apart by what follows it.
   const shared = SCENARIOS.some(([n]) => n !== name && heading(about(n)) === heading(text));
   return `${id} · ${(shared ? text.split(/\s\(|\.\s|（|。/)[0] : heading(text)).replace(/[.。]$/, '')}`;
-}
-
-/**
- * A third of the run's replica.lag.time.max.ms, the what-if the form offers first, and long
- * enough that the run's ISR-check phase still falls inside the shorter check period (half of it):
- * a scenario that places its check at 7,300 ms cannot run with a lag time of 10,000.
- */
-function shorterLagTime(config, app) {
-  const lag = Math.max(1000, Math.round((config.replica_lag_time_max_ms ?? 30000) / 3));
-  const text = app.guard(() => app.sim.exportSession(false));
-  const phase = text ? JSON.parse(text).phases?.isr_check_ms ?? 0 : 0;
-  const latest = Math.max(0, ...[phase].flat());
-  return Math.max(lag, Math.ceil((2 * (latest + 1)) / 1000) * 1000);
 }
