@@ -118,7 +118,7 @@ export default {
   'say.produce_received': '{request} (acks={acks}) reaches broker {broker}',
   'say.purged': "broker {broker}'s purgatory purges {removed} completed entries from its watch lists",
   'say.broker_unfenced': 'broker {broker} is back in the cluster (unfenced)',
-  'say.registration_refused': 'the controller refuses broker {broker}’s registration while its earlier process’s session runs: the new process fetches as a follower but answers no request; it tries again at {at} ms',
+  'say.registration_refused': 'the controller refuses broker {broker}’s registration while its earlier process’s session runs: meanwhile the new process answers no request; it tries again at {at} ms',
   'say.partition_changed': 'the controller records {tp} with leader {leader} (epoch {epoch}) and ISR {isr}; the brokers act on it once its update reaches them',
   'say.moment': '{at} ms: {sentences}.',
   'say.moment.end': '.',

@@ -117,7 +117,7 @@ export default {
   'say.produce_received': '{request}（acks={acks}）到达 broker {broker}',
   'say.purged': 'broker {broker} 的炼狱从监视列表中清理（purge）了 {removed} 个已完成的条目',
   'say.broker_unfenced': 'broker {broker} 回到集群（解除隔离）',
-  'say.registration_refused': '在 broker {broker} 上一个进程的会话到期之前，控制器拒绝它的注册：新进程作为 follower 拉取数据，但不答复任何请求；它在 {at} ms 再试',
+  'say.registration_refused': '在 broker {broker} 上一个进程的会话到期之前，控制器拒绝它的注册：在此期间新进程不答复任何请求；它在 {at} ms 再试',
   'say.partition_changed': '控制器记录 {tp} 的 leader 为 {leader}（epoch {epoch}），ISR 为 {isr}；各 broker 收到这次更新后才会据此行动',
   'say.moment': '{at} ms：{sentences}。',
   'say.moment.end': '。',
