@@ -121,9 +121,12 @@ function brokerCard(b, tr) {
   return html`<div class="broker ${b.state}" data-story="broker-${id}">
     <div><b>broker ${id}</b> <span class="badge ${b.state}">${tr.t(`broker.state.${b.state}`)}</span>${b.fenced && b.state !== 'fenced' ? html`<span class="badge fenced">${tr.t('broker.state.fenced')}</span>` : null}</div>
     <div class="btns">
-      ${b.fetching_paused
-        ? html`<button data-cmd="resume_follower" data-broker="${id}" data-testid="resume-follower-${id}" aria-label="${named('broker.resume')}">${tr.t('broker.resume')}</button>`
-        : html`<button data-cmd="pause_follower" data-broker="${id}" data-testid="pause-follower-${id}" aria-label="${named('broker.pause')}">${tr.t('broker.pause')}</button>`}
+      ${!b.running
+        // A process that is down has no fetchers to pause (the model would ignore it).
+        ? html`<button data-testid="pause-follower-${id}" aria-label="${named('broker.pause')}" disabled>${tr.t('broker.pause')}</button>`
+        : b.fetching_paused
+          ? html`<button data-cmd="resume_follower" data-broker="${id}" data-testid="resume-follower-${id}" aria-label="${named('broker.resume')}">${tr.t('broker.resume')}</button>`
+          : html`<button data-cmd="pause_follower" data-broker="${id}" data-testid="pause-follower-${id}" aria-label="${named('broker.pause')}">${tr.t('broker.pause')}</button>`}
       ${b.running
         ? html`<button data-cmd="crash_broker" data-broker="${id}" data-testid="crash-broker-${id}" aria-label="${named('broker.crash')}">${tr.t('broker.crash')}</button>`
         : html`<button data-cmd="restart_broker" data-broker="${id}" data-testid="restart-broker-${id}" aria-label="${named('broker.restart')}">${tr.t('broker.restart')}</button>`}
