@@ -516,6 +516,43 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
     );
 }
 
+/// min.insync.replicas 3 on a topic of 2 replicas: Kafka caps the setting at the replica count
+/// (`effectiveMinIsr`), so the partition is under its minimum only once its ISR is 1.
+#[test]
+fn under_min_isr_counts_the_setting_capped_at_the_replica_count() {
+    let scenario = Scenario::from_json(
+        &json!({
+            "name": "capped-min-isr",
+            "seed": 1,
+            "config": { "brokers": 2, "min_insync_replicas": 3 },
+            "topics": [{ "name": "t", "partitions": 1, "replication_factor": 2 }],
+            "actions": [{ "at_ms": 1000, "action": "crash_broker", "broker": 1 }],
+            "run_until_ms": 20000
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut session = Session::new(&scenario, false).unwrap();
+    extend_all(&mut session);
+    session.set_breakpoints(breakpoints(json!({"isr_below_min": true})));
+    let hit = session
+        .advance(ALL, ALL, false)
+        .hit
+        .expect("the fence leaves an ISR of 1 under the capped minimum of 2");
+    assert_eq!(hit.kind, "isr_below_min");
+    assert_eq!(
+        hit.says,
+        HitSays::BelowMin {
+            tp: "t-0".into(),
+            size: 1,
+            min: 2
+        }
+    );
+    let under_min = &session.history().series()[4];
+    assert_eq!(under_min.value_at(500), 0, "an ISR of 2 is not under a capped 2");
+    assert_eq!(under_min.value_at(hit.at_ms), 1);
+}
+
 #[test]
 fn a_stalled_hw_fires_once_when_requests_have_waited_that_long() {
     let mut s02 = Session::new(&load("s02-stalled-follower-times-out"), false).unwrap();

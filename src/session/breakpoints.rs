@@ -224,12 +224,20 @@ pub struct Stall {
 #[derive(Clone, Debug, Default)]
 pub struct Breakpoints {
     pub spec: BreakpointSpec,
-    /// Per partition: committed ISR size and leader, at the controller, as the playhead knows it.
-    partitions: BTreeMap<String, (usize, Option<BrokerId>)>,
-    /// Stalls that already fired: `(partition, since)`.
-    /// (A `Vec`: a person sees each one, so there are few; a set type would cost the .wasm its own
-    /// copy of `BTreeSet`'s code.)
+    /// Per partition, at the controller, as the playhead knows it.
+    partitions: BTreeMap<String, Seen>,
+    /// Stalls that already fired: `(partition, since)` (a person sees each one, so there are few).
     stalls_fired: Vec<(String, u64)>,
+}
+
+/// A partition as the breakpoints follow it.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    /// Its assignment's size, which caps `min.insync.replicas` (Kafka's `effectiveMinIsr`).
+    replicas: usize,
+    /// The committed ISR's size and the leader.
+    isr_size: usize,
+    leader: Option<BrokerId>,
 }
 
 impl Breakpoints {
@@ -237,8 +245,12 @@ impl Breakpoints {
     pub fn sync(&mut self, sim: &Simulation) {
         self.partitions.clear();
         for p in sim.controller().partitions.values() {
-            self.partitions
-                .insert(sim.tp_name(p.tp), (p.isr.len(), p.leader));
+            let seen = Seen {
+                replicas: p.assignment.len(),
+                isr_size: p.isr.len(),
+                leader: p.leader,
+            };
+            self.partitions.insert(sim.tp_name(p.tp), seen);
         }
     }
 
@@ -339,8 +351,16 @@ impl Breakpoints {
             Event::PartitionChanged {
                 tp, leader, isr, ..
             } => {
-                let before = self.partitions.insert(tp.clone(), (isr.len(), *leader));
-                let (was_size, was_leader) = before.unwrap_or((isr.len(), *leader));
+                let now = Seen {
+                    isr_size: isr.len(),
+                    leader: *leader,
+                    replicas: self.partitions.get(tp).map_or(isr.len(), |p| p.replicas),
+                };
+                let was = self.partitions.insert(tp.clone(), now).unwrap_or(now);
+                let (was_size, was_leader) = (was.isr_size, was.leader);
+                // Kafka's `Partition.isUnderMinIsr` compares with `effectiveMinIsr`: the setting
+                // capped at the replica count.
+                let min_isr = min_isr.min(now.replicas);
                 if self.spec.isr_below_min && was_size >= min_isr && isr.len() < min_isr {
                     return fire(
                         "isr_below_min",

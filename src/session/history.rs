@@ -123,7 +123,8 @@ impl Derived {
             sum(|g| g.num_delayed_operations),
             self.expired,
             count(&|&(replicas, isr)| isr < replicas),
-            count(&|&(_, isr)| isr < min),
+            // Kafka's `effectiveMinIsr`: the setting capped at the replica count.
+            count(&|&(replicas, isr)| isr < min.min(replicas)),
         ]
     }
 }
