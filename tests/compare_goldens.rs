@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 
 use purgatory_playground::compare::{what_if, Comparison};
-use purgatory_playground::scenario::Scenario;
+use purgatory_playground::scenario::{budget, Change, Scenario};
 
 fn compared(name: &str) -> Comparison {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenarios/{name}.json"));
@@ -100,4 +100,24 @@ fn a_request_late_in_the_stall_outlives_it_and_an_early_one_does_not() {
         ("REQUEST_TIMED_OUT".into(), Some(31000), None)
     );
     assert_eq!(c.divergence.as_ref().unwrap().at_ms, 1000);
+}
+
+/// A change that makes a run cost hundreds of times more is refused before either run is played,
+/// as the runner refuses a file over the work budget: a day of idle fetching at the default fetch
+/// wait is within it, a day at a wait of 0 is not.
+#[test]
+fn a_change_that_takes_a_run_past_the_work_budget_is_refused() {
+    let scenario = Scenario::from_json(
+        r#"{"name": "a-quiet-day", "seed": 1, "config": {"brokers": 3},
+            "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+            "actions": [], "run_until_ms": 86400000}"#,
+    )
+    .unwrap();
+    assert!(budget::check(&scenario).is_ok());
+    let costly = Change::parse("replica.fetch.wait.max.ms=0").unwrap();
+    let refused = what_if(&scenario, &costly).unwrap_err();
+    assert!(
+        refused.starts_with("with replica.fetch.wait.max.ms=0: ") && refused.contains("work budget"),
+        "{refused}"
+    );
 }

@@ -16,7 +16,7 @@ pub use crate::scenario::change::{action_words, grouped};
 pub use crate::scenario::Change;
 
 use crate::scenario::result::{ResponseResult, RunResult};
-use crate::scenario::Scenario;
+use crate::scenario::{budget, Scenario};
 
 /// One side of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -124,10 +124,14 @@ pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::R
     })
 }
 
-/// A scenario against itself with one change: the runner's `compare FILE --change C`. (The
-/// page's `whatIf` takes the same steps with the work budget checked on each run first.)
+/// A scenario against itself with one change: the runner's `compare FILE --change C` and the
+/// page's `whatIf`. Both runs are traced to their end at once, so each is held to the work budget
+/// first (README, "Work budget"): a change such as `replica.fetch.wait.max.ms=0` can make a run
+/// the budget admits cost hundreds of times more.
 pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Comparison), String> {
+    budget::check(scenario).map_err(|e| e.to_string())?;
     let other = change.apply(scenario)?;
+    budget::check(&other).map_err(|e| format!("with {change}: {e}"))?;
     let comparison = compare(scenario, &other, Some(change.describe(scenario)))
         .map_err(|e| format!("the runs could not be traced: {e}"))?;
     Ok((other, comparison))

@@ -105,10 +105,9 @@ impl Broker {
             if p.is_leader() {
                 for (_, r) in p.remote_replicas.iter_mut() {
                     // Never stays never.
-                    for time in [&mut r.last_caught_up_time_ms, &mut r.last_fetch_time_ms] {
-                        if let Some(ms) = time {
-                            visit(ms);
-                        }
+                    let times = [&mut r.last_caught_up_time_ms, &mut r.last_fetch_time_ms];
+                    for ms in times.into_iter().flatten() {
+                        visit(ms);
                     }
                 }
             }

@@ -7,8 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{err, string_arg, to_js_via_text};
 use super::Playground;
-use crate::compare::{compare, Comparison};
-use crate::scenario::budget;
+use crate::compare::{what_if, Comparison};
 use crate::scenario::Change;
 
 /// `whatIf`'s answer.
@@ -44,13 +43,7 @@ impl Playground {
         let change = Change::parse(&text).map_err(err)?;
         let mut scenario = self.session.export(false);
         scenario.compare = None;
-        // Both runs are traced to their end at once: held to the runner's limit, so that no
-        // click freezes the page for long.
-        budget::check(&scenario).map_err(err)?;
-        let other = change.apply(&scenario).map_err(err)?;
-        budget::check(&other).map_err(|e| err(format!("with {change}: {e}")))?;
-        let described = Some(change.describe(&scenario));
-        let comparison = compare(&scenario, &other, described).map_err(err)?;
+        let (other, comparison) = what_if(&scenario, &change).map_err(err)?;
         self.session.set_compare(Some(change.clone()));
         let live = scenario.session.as_ref().is_some_and(|s| s.live);
         to_js_via_text(&WhatIf {
