@@ -133,6 +133,22 @@ export default async function i18n(ctx) {
   await waitText(page, '.notices', /The run after 12,000 ms was dropped/);
   const after = await onPlayground(page, (el) => ({ same: el.app.sim === window.handleBefore, at: el.app.sim.nowMs, actions: el.app.sim.actions().length, scenario: el.app.curatedName, lang: el.opts.tr.lang, carried: el.carried }));
   ctx.assert(twice.carried && after.same && after.at === twice.at && after.scenario === S03 && after.lang === 'en' && after.carried === null, `a second switch under way keeps the session and its handle: ${JSON.stringify({ twice, after })}`);
+  // The page's keys are the window's: a remount takes its listener with the old app (it once
+  // left one behind per switch, each holding the old app and its views).
+  const cdp = await page.context().newCDPSession(page);
+  const windowKeydowns = async () => {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+    return listeners.filter((l) => l.type === 'keydown').length;
+  };
+  const keydownsBefore = await windowKeydowns();
+  for (const [lang, send] of [['zh-CN', '发送'], ['en', 'Send']]) {
+    await page.selectOption('[data-testid="language"]', lang);
+    await page.waitForFunction((send) => document.querySelector('purgatory-playground[ready]')?.shadowRoot.querySelector('[data-testid="produce"]')?.textContent === send, send);
+  }
+  const keydownsAfter = await windowKeydowns();
+  ctx.assert(keydownsBefore >= 1 && keydownsAfter === keydownsBefore, `two more switches leave the window's keydown listeners as they were: ${keydownsBefore} then ${keydownsAfter}`);
+  await cdp.detach();
   ctx.assertNoErrors(errors, 'the page in Chinese');
 
   // A first visit follows the browser's language; the phone size.

@@ -69,6 +69,7 @@ export class PlaygroundApp {
     this.phasesBroker = null; // and whose: every broker's (null), or one broker's alone
     if (this.has('phases')) {
       import('./views/phases.js').then(({ PhasesView }) => {
+        if (this.destroyed) return; // remounted or removed while the chunk loaded
         this.phases = new PhasesView(this, this.$('.panel.phases'));
         if (this.sim) this.phases.restart();
       });
@@ -545,6 +546,7 @@ export class PlaygroundApp {
   /** For good; `keepHandle`: the model's handle goes on in new views (a remount), not freed. */
   destroy({ keepHandle = false } = {}) {
     this.destroyed = true;
+    this.controls.dispose();
     this.comparison?.end({ redraw: false });
     this.clock.stop();
     this.story.stop();

@@ -103,8 +103,18 @@ export class Controls {
       act();
     };
     // The page owns the whole window's keys; an embedded playground only the keys typed in it.
-    if (this.app.opts.layout === 'page') window.addEventListener('keydown', handler);
-    else this.app.root.addEventListener('keydown', handler);
+    // The window outlives a remount (a language switch), so its listener goes with the app
+    // (`dispose`); the root's goes with the root.
+    if (this.app.opts.layout === 'page') {
+      window.addEventListener('keydown', handler);
+      this.unwireKeys = () => window.removeEventListener('keydown', handler);
+    } else this.app.root.addEventListener('keydown', handler);
+  }
+
+  /** Lets go of what the controls hold outside the app's root. */
+  dispose() {
+    this.unwireKeys?.();
+    this.unwireKeys = null;
   }
 
   wireDrop() {

@@ -33,8 +33,8 @@ pub struct BrokerView {
     pub fenced: bool,
     pub broker_epoch: u64,
     /// `fetching`, `paused`, `crashed`, `fenced` (a crashed broker is also fenced, later) or
-    /// `registering` (restarted, its registration not accepted yet: it fetches but answers no
-    /// request).
+    /// `registering` (restarted, its registration not accepted yet: it answers no request, and
+    /// fetches only from partitions another broker leads).
     pub state: &'static str,
     pub partitions: Vec<ReplicaView>,
     pub produce_purgatory: PurgatoryView,

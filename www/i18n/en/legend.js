@@ -10,7 +10,7 @@ export default {
   'legend.cluster.leo': 'the log end offset: the next offset this replica will write',
   'legend.cluster.leader': 'the replica that takes produce requests for the partition',
   'legend.cluster.isr': 'whether the replica is in the committed in-sync replica set. acks=all waits for the HW, which counts the maximal ISR: a replica being added counts at once, one being removed until the commit',
-  'legend.cluster.states': 'a broker’s state: paused means alive and heart-beating but not fetching; registering means restarted and fetching but answering no request until the controller accepts its registration, which it refuses while the earlier process’s session runs; fenced means the controller gave up on it',
+  'legend.cluster.states': 'a broker’s state: paused means alive and heart-beating but not fetching; registering means restarted but answering no request (it fetches only from partitions another broker leads) until the controller accepts its registration, which it refuses while the earlier process’s session runs; fenced means the controller gave up on it',
   'legend.cluster.pending.swatch': 'shrink pending',
   'legend.cluster.pending': 'an ISR change the leader proposed (AlterPartition) that the controller has not committed yet',
   'legend.cluster.underMinIsr.swatch': 'under min ISR: HW frozen',

@@ -10,7 +10,7 @@ export default {
   'legend.cluster.leo': '日志末端 offset：这个副本将要写入的下一个 offset',
   'legend.cluster.leader': '负责接收该分区生产请求的副本',
   'legend.cluster.isr': '这个副本是否在已提交的同步副本集合（ISR）中。acks=all 等的是 HW，而 HW 按最大 ISR 计算：正在加入的副本立即计入，正在移除的副本在提交之前仍然计入',
-  'legend.cluster.states': 'broker 的状态：“已暂停”表示它还活着、仍在发送心跳，只是不再拉取；“注册中”表示它已重启并在拉取，但在控制器接受它的注册之前不答复任何请求，而上一个进程的会话未到期时控制器会拒绝注册；“已隔离”表示控制器已经放弃了它',
+  'legend.cluster.states': 'broker 的状态：“已暂停”表示它还活着、仍在发送心跳，只是不再拉取；“注册中”表示它已重启（只从由其他 broker 领导的分区拉取），但在控制器接受它的注册之前不答复任何请求，而上一个进程的会话未到期时控制器会拒绝注册；“已隔离”表示控制器已经放弃了它',
   'legend.cluster.pending.swatch': '收缩待提交',
   'legend.cluster.pending': 'leader 已经提出（AlterPartition）、但控制器还没有提交的 ISR 变更',
   'legend.cluster.underMinIsr.swatch': '低于最小 ISR：HW 冻结',
