@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the shipping .wasm and its JS glue into www/pkg: wasm-pack at opt-level "s" (its own
 # wasm-opt pass is off in Cargo.toml), then npm's wasm-opt -O3 once (binaryen 132; Debian's 108
-# breaks the module, see shared/setup.md trap 1).
+# breaks the module: every exported table gets index 0 and the page dies at init, while
+# `wasm-pack test` still passes, since tests never run wasm-opt).
 #
 #   scripts/build-wasm.sh             the shipping module, www/pkg
 #   scripts/build-wasm.sh --bench     the same build with the `workload` feature (Kafka's purgatory

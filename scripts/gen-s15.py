@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the two purge scenarios of S15(b) (kafka-semantics.md section f):
+"""Writes the two purge scenarios of S15(b) (docs/kafka-semantics.md section f):
 
   scenarios/s15-purge-after-1001-expired.json  1001 acks=all produces that all expire: purged
   scenarios/s15-no-purge-at-1000-expired.json  exactly 1000: no purge (1000 - 0 > 1000 is false)

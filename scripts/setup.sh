@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the build and the tests need, skipping what is already there, so a warm run
-# costs seconds. Debian 12, as root (or with sudo). See shared/setup.md for the why of each step.
+# costs seconds. Debian 12, as root (or with sudo). Each step says below what it is for.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,7 +16,8 @@ command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust with rust
 command -v rustup >/dev/null 2>&1 || die "rustup not found: install Rust with rustup first"
 
 # --- Debian packages: Chromium + chromedriver (for wasm-pack test --chrome and Playwright),
-#     Node/npm if absent. Never Debian's binaryen (trap 1).
+#     Node/npm if absent. Never Debian's binaryen (its wasm-opt 108
+#     breaks the module: see scripts/build-wasm.sh).
 apt_pkgs=()
 [[ -x /usr/bin/chromium ]] || apt_pkgs+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || apt_pkgs+=(chromium-driver)

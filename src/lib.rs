@@ -12,7 +12,7 @@
 //!   and fetch paths, the controller, error codes.
 //! - [`sim`]: the single-threaded event loop that owns a cluster, advances simulated
 //!   milliseconds, applies actions and records the causal trace.
-//! - [`scenario`]: the scenario file (../shared/scenario-format.md): parsing with JSON-path
+//! - [`scenario`]: the scenario file (docs/scenario-format.md): parsing with JSON-path
 //!   errors, validation, the optional story and saved-session fields, and the result document.
 //! - [`session`]: a run a person plays: seek to any instant (checkpoints and replay), step back,
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace

@@ -1,5 +1,5 @@
 //! Every curated scenario reproduces its golden result byte for byte, and the spec's stated
-//! outcomes (kafka-semantics.md section f, derived by hand for the contract's timing in
+//! outcomes (docs/kafka-semantics.md section f, derived by hand for the contract's timing in
 //! scenarios/README.md) hold independently of the goldens.
 
 mod common;

@@ -1,5 +1,5 @@
 //! Cluster configuration: the broker and producer settings the model reads, with Kafka's own
-//! defaults (kafka-semantics.md section e) and the scenario contract's defaults for the model-only
+//! defaults (docs/kafka-semantics.md section e) and the scenario contract's defaults for the model-only
 //! delays.
 
 use serde::Serialize;

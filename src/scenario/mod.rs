@@ -1,4 +1,4 @@
-//! Scenario files (../shared/scenario-format.md, version 1): reading and validating them with
+//! Scenario files (docs/scenario-format.md, version 1): reading and validating them with
 //! errors that name the JSON path of the fault, writing them back canonically, and the result
 //! document the runner prints.
 //!

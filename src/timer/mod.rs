@@ -10,7 +10,7 @@
 //! [`Wheels`] (`wheels.rs`) is the mechanism, over any [`EntryStore`]; [`Timer`] is wheels with
 //! their own store ([`Entries`]), for tasks that live nowhere else. One level of the hierarchy is
 //! a `TimingWheel` (`wheel.rs`).
-//! See ../shared/kafka-semantics.md section (d) for the rules followed here.
+//! See docs/kafka-semantics.md section (d) for the rules followed here.
 
 mod delay_queue;
 mod entries;

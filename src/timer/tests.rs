@@ -1,4 +1,4 @@
-//! Unit tests of `Timer` as a whole: the worked example of kafka-semantics.md d.5 step by step,
+//! Unit tests of `Timer` as a whole: the worked example of docs/kafka-semantics.md d.5 step by step,
 //! cancellation, ordering, handle reuse and very large times.
 
 use super::*;

@@ -179,7 +179,7 @@ impl Broker {
 
     /// Kafka: `Partition.tryCompleteDelayedRequests` (`DelayedOperations.checkAndCompleteAll`):
     /// check-and-complete on the Fetch purgatory, then the Produce one, as after an HW moved by a
-    /// follower's fetch, a committed ISR change or `makeLeader` (kafka-semantics.md b.9).
+    /// follower's fetch, a committed ISR change or `makeLeader` (docs/kafka-semantics.md b.9).
     fn try_complete_delayed_requests(
         &mut self,
         key: TopicPartition,
