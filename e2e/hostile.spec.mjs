@@ -163,6 +163,18 @@ export default async function hostileSpec(ctx) {
     await checkClean(ctx, page, `refused ${field}`);
   }
 
+  // 3b. A deflate bomb: 70 MB of one byte packs into a link of about 90,000 characters. It is
+  // refused as it inflates, past the 64 MB a session may be, and a live session opens instead.
+  {
+    const bomb = `${ctx.baseURL}#session=${base64url(deflateRawSync(Buffer.alloc(70 * 1024 * 1024, 0x20), { level: 9 }))}`;
+    const { page, errors } = await ctx.openPage();
+    await page.goto(bomb, { waitUntil: 'load' });
+    await playgroundsReady(page);
+    await waitText(page, '.notices', /This link could not be opened \(the link holds a session larger than a session may be \(64 MB\)\); showing a live session instead\./);
+    ctx.assert(bomb.length < 200_000, `the bomb is a short link: ${bomb.length} characters`);
+    ctx.assertNoErrors(errors, 'a deflate bomb');
+  }
+
   // 4. ?scenario= and a #scenario= link with a hostile request to follow.
   {
     const { page } = await ctx.openPage({ bypassCSP: true });

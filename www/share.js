@@ -9,6 +9,8 @@
 // instant.
 
 const MAX_FRAGMENT_CHARS = 2_000_000;
+/** The largest session a file or a link may hold, as the model reads one (`MAX_SCENARIO_BYTES`). */
+const MAX_SESSION_BYTES = 64 * 1024 * 1024;
 /** The latest instant a link may name: the model's longest run, a week (`MAX_ADVANCE_MS` in
  * src/wasm/mod.rs). */
 const MAX_INSTANT_MS = 604_800_000;
@@ -56,7 +58,6 @@ export async function fragmentFor({ exportText, curated, userActions, atMs, sele
   return `session=${toBase64Url(packed)}${story && storyStep ? step : ''}${language}`;
 }
 
-/** The instant a link names (`t=MS`), null for none. */
 /** The longest piece of a link's parameter a message repeats, in characters (a fragment may hold two million). */
 const QUOTE_LIMIT_CHARS = 40;
 
@@ -67,6 +68,7 @@ export function linkParam(name, value) {
   return `${name}=${JSON.stringify(shown)}`;
 }
 
+/** The instant a link names (`t=MS`), null for none. */
 function instantOf(t, tr) {
   if (t == null) return null;
   if (!/^\d+$/.test(t)) throw new Error(tr.t('fragment.badInstant', { param: linkParam('t', t) }));
@@ -116,19 +118,40 @@ async function readSession(p, tr, lenient) {
   const storyStep = lenient(() => storyStepOf(p, tr));
   if (p.has('session')) {
     const bytes = fromBase64Url(p.get('session'), tr);
-    let text;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(bytes, new DecompressionStream('deflate-raw')));
-    } catch {
-      throw new Error(tr.t('fragment.badDeflate'));
-    }
-    return { text, storyStep };
+    return { text: await inflate(bytes, tr), storyStep };
   }
   if (p.has('scenario')) {
     const at = lenient(() => instantOf(p.get('t'), tr));
     return { curated: p.get('scenario'), at, selected: p.get('sel'), story: p.has('story'), storyStep, compare: p.get('compare') };
   }
   return null;
+}
+
+/**
+ * A link's session text. Deflate can grow a thousandfold, so a link of two million characters
+ * could ask for gigabytes: the text is read piece by piece and refused once it passes what a
+ * session may be, before the model ever sees it.
+ */
+async function inflate(bytes, tr) {
+  const damaged = () => new Error(tr.t('fragment.badDeflate'));
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const pieces = [];
+  let size = 0;
+  for (;;) {
+    const piece = await reader.read().catch(() => { throw damaged(); });
+    if (piece.done) break;
+    size += piece.value.length;
+    if (size > MAX_SESSION_BYTES) {
+      reader.cancel().catch(() => {});
+      throw new Error(tr.t('fragment.tooBig', { max: MAX_SESSION_BYTES / (1024 * 1024) }));
+    }
+    pieces.push(piece.value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(pieces).arrayBuffer());
+  } catch {
+    throw damaged();
+  }
 }
 
 /** Offers `text` as a file download (JSON unless told). */
@@ -146,7 +169,7 @@ export function download(name, text, type = 'application/json') {
 
 /** A file's text, refusing (in `tr`'s language) what cannot be a session (too big, not text). */
 export async function readSessionFile(file, tr) {
-  if (file.size > 64 * 1024 * 1024) throw new Error(tr.t('file.tooBig', { file: file.name, size: file.size }));
+  if (file.size > MAX_SESSION_BYTES) throw new Error(tr.t('file.tooBig', { file: file.name, size: file.size }));
   const text = await file.text();
   if (!text.trim().startsWith('{')) throw new Error(tr.t('file.notSession', { file: file.name }));
   return text;

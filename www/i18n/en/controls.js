@@ -75,6 +75,7 @@ export default {
   'fragment.tooLong': 'the link is too long to be a session link',
   'fragment.badCharacters': 'the link is damaged: it holds characters a session link never has',
   'fragment.badBase64': 'the link is damaged: its session is not valid base64',
+  'fragment.tooBig': 'the link holds a session larger than a session may be ({max} MB)',
   'fragment.badDeflate': 'the link is damaged: its session does not decompress (was it cut short when copied?)',
   'fragment.badStep': 'the link\'s story step {param} is not a step number (1, 2, …)',
   'fragment.badInstant': 'the link\'s instant {param} is not a whole number of milliseconds',

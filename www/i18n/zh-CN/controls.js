@@ -72,6 +72,7 @@ export default {
   'fragment.tooLong': '链接太长，不可能是会话链接',
   'fragment.badCharacters': '链接已损坏：其中有会话链接里不会出现的字符',
   'fragment.badBase64': '链接已损坏：其中的会话编码无效',
+  'fragment.tooBig': '链接里的会话超过了会话的上限（{max} MB）',
   'fragment.badDeflate': '链接已损坏：其中的会话无法解压（复制时是不是被截断了？）',
   'fragment.badStep': '链接中的导览步骤 {param} 不是步骤编号（1、2、…）',
   'fragment.badInstant': '链接中的时刻 {param} 不是整数毫秒数',
