@@ -18,6 +18,8 @@
 //!   fork and undo, breakpoints, the timeline's markers and the gauges' exact series, the trace
 //!   hash, export as a scenario file. Knows nothing of wasm.
 //! - [`sweep`]: a scenario at every phase of a beat: what a real broker could answer.
+//! - [`compare`]: two runs side by side (two scenarios, or one and a what-if change): where
+//!   their traces part and what every request got in each.
 //! - [`plumbing`]: what the model is built with, not what it models: lookups compiled in place
 //!   in the size-optimised .wasm (`hot`), cache prefetches (`prefetch`), the next-fit free list
 //!   (`next_fit`), and Kafka's purgatory benchmark workload (`workload`, shared by the native

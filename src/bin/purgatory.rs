@@ -1,10 +1,12 @@
-//! The headless scenario runner (scenario-format.md, "The runner"): plays a scenario file on the
-//! simulation core and prints the result document on stdout, with the event trace as JSON Lines
-//! on stderr when asked.
+//! The headless scenario runner (scenario-format.md, "The runner"): `run` plays a scenario file
+//! on the simulation core and prints the result document on stdout, with the event trace as JSON
+//! Lines on stderr when asked; `sweep` plays it at every phase of a beat; `compare` plays two runs
+//! (or one and a what-if change) and says where they part. [`USAGE`] is the whole interface.
 //!
-//! Exit status: 0 when the scenario ran, whatever its requests' outcomes; 2 when the file is not a
-//! valid scenario (one line on stderr, nothing on stdout), cannot be read, or the command line is
-//! wrong; 1 when writing the output failed.
+//! Exit status: 0 when the scenario ran, whatever its requests' outcomes; 3 (`compare` only) when
+//! some request was answered differently in the two runs; 2 when a file is not a valid scenario
+//! (one line on stderr, nothing on stdout), cannot be read, or the command line is wrong; 1 when
+//! writing the output failed.
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::scenario::change::{action_words, grouped};
+use crate::scenario::change::grouped;
 pub use crate::scenario::Change;
 
 use crate::scenario::result::{ResponseResult, RunResult};
@@ -37,8 +37,9 @@ pub struct Divergence {
     pub b: Option<Value>,
     /// The events of that millisecond that one run has and the other has not, in trace order,
     /// compared without their numbers and causes (which shift with everything before them): the
-    /// first differing event is often background (a fetch answered a step later), and the page
-    /// words the divergence by the most telling of these.
+    /// first differing event is often background (a fetch answered a step later), so the page
+    /// words the divergence by the first differing event where it is one of these, else by the
+    /// first of these its narration tells.
     pub only_a: Vec<Value>,
     pub only_b: Vec<Value>,
 }
@@ -154,13 +155,8 @@ fn first_divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
             (line_a, line_b) if line_a == line_b => continue,
             pair => pair,
         };
-        // Read as text, as every other JSON the .wasm reads (one copy of the reader).
-        let parse = |line: &[u8]| {
-            let text = std::str::from_utf8(line).ok()?;
-            serde_json::from_str::<Value>(text).ok()
-        };
-        let value_a = line_a.and_then(parse);
-        let value_b = line_b.and_then(parse);
+        let value_a = line_a.and_then(parse_line);
+        let value_b = line_b.and_then(parse_line);
         if let (Some(x), Some(y)) = (&value_a, &value_b) {
             if same_arrival(x, y) {
                 continue;
@@ -192,21 +188,16 @@ fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
         trace
             .split(|&c| c == b'\n')
             .filter(|line| line.starts_with(prefix.as_bytes()))
-            // Read as text, as every other JSON the .wasm reads (one copy of the reader).
-            .filter_map(|line| serde_json::from_str::<Value>(std::str::from_utf8(line).ok()?).ok())
+            .filter_map(parse_line)
             .collect()
     };
     let (events_a, events_b) = (at(a), at(b));
+    // Ids and causes number the events of one run: the same event has others in the other run.
     let key = |v: &Value| {
-        let mut v = v.clone();
+        let mut v = without_the_change(v);
         if let Some(fields) = v.as_object_mut() {
             fields.remove("id");
             fields.remove("cause");
-            // The change itself, not a consequence of it (see `same_arrival`).
-            if fields.get("event").and_then(Value::as_str) == Some("produce_received") {
-                fields.remove("acks");
-                fields.remove("timeout_ms");
-            }
         }
         v
     };
@@ -232,20 +223,30 @@ fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
     )
 }
 
-/// Two `produce_received` events that differ only in the request's acks or timeout.
-fn same_arrival(a: &Value, b: &Value) -> bool {
-    if a["event"] != "produce_received" || b["event"] != "produce_received" {
-        return false;
-    }
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(fields) = v.as_object_mut() {
+/// A trace line as JSON, read as text, as every other JSON the .wasm reads (one copy of the
+/// reader).
+fn parse_line(line: &[u8]) -> Option<Value> {
+    serde_json::from_str(std::str::from_utf8(line).ok()?).ok()
+}
+
+/// An event without what a what-if changes in it by its nature: a `produce_received`'s acks and
+/// timeout are the change itself, not a consequence of it.
+fn without_the_change(event: &Value) -> Value {
+    let mut event = event.clone();
+    if let Some(fields) = event.as_object_mut() {
+        if fields.get("event").and_then(Value::as_str) == Some("produce_received") {
             fields.remove("acks");
             fields.remove("timeout_ms");
         }
-        v
-    };
-    strip(a) == strip(b)
+    }
+    event
+}
+
+/// Two `produce_received` events that differ only in the request's acks or timeout.
+fn same_arrival(a: &Value, b: &Value) -> bool {
+    a["event"] == "produce_received"
+        && b["event"] == "produce_received"
+        && without_the_change(a) == without_the_change(b)
 }
 
 fn answer(response: &ResponseResult, result: &RunResult) -> Answer {

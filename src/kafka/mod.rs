@@ -18,6 +18,8 @@
 //! - `follower`: the follower's side, Kafka's `ReplicaFetcherThread` loop, with `fetchers` (one
 //!   `Fetcher` per leader, indexed by leader);
 //! - `idle`: a broker's state as the simulation's idle fast-forward compares and moves it;
+//! - `reasons`: the words the trace gives for what a broker or the controller refused or left
+//!   undone (the page words each in its own languages);
 //! - `requests`: the client's view of each produce request;
 //! - `small_list`: a list that keeps a single item inline;
 //! - `trace`: the causal event trace, every event a Kafka event, which the runner prints and the

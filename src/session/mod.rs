@@ -206,10 +206,6 @@ impl Session {
         self.horizon_ms
     }
 
-    pub fn is_live(&self) -> bool {
-        self.live
-    }
-
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -225,10 +221,6 @@ impl Session {
 
     pub fn story(&self) -> &[StoryStep] {
         &self.story
-    }
-
-    pub fn set_story(&mut self, story: Vec<StoryStep>) {
-        self.story = story;
     }
 
     pub fn actions(&self) -> &[LoggedAction] {

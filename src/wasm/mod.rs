@@ -1,7 +1,8 @@
 //! The WebAssembly boundary: the one module that knows JavaScript exists (its conversions in
-//! `convert`, the bench build's extras in `bench`).
+//! `convert`, `Playground.whatIf` in `compare`, the Phases view's `PhaseSweep` handle in
+//! `sweep`, the bench build's extras in `bench`).
 //!
-//! One opaque handle, [`Playground`], owns one [`Session`]. Values come in as plain JS values
+//! The handle a page plays, [`Playground`], owns one [`Session`]. Values come in as plain JS values
 //! (commands shaped like a scenario action, setups, scenarios, breakpoints), read by
 //! serde-wasm-bindgen into the JSON the scenario parser validates, so a page command and a file
 //! action mean the same thing and fail with the same words. State goes out either as objects built
@@ -103,9 +104,11 @@ impl Playground {
     ) -> Result<Playground, JsError> {
         let curated = string_arg(&curated, "fromScenario.curated")?;
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
-        // Its run is computed ahead in slices of bounded work (`extend`), so a long run is not
-        // refused here as the runner refuses it (`scenario::budget`); a cluster too large for memory
-        // is, by the reader.
+        // Not held to the runner's work budget (`scenario::budget`): the page computes the run
+        // ahead in slices as it plays (`extend`), so a long run costs its time only as far as a
+        // person plays it. A saved session's own instant is computed here at once, without a
+        // bound beyond the run's length (a week at most; the idle fast-forward makes quiet
+        // stretches cheap). A cluster too large for memory is refused, by the reader.
         let scenario = Scenario::from_value(&doc).map_err(err)?;
         let mut playground = Self::open(&scenario, false)?;
         if curated.is_some() {
