@@ -27,7 +27,7 @@ export const SETUP_FIELDS = [
 /** The fields whose note says why the page's default differs from Kafka's. */
 export const NOTED_FIELDS = ['replication_factor', 'min_insync_replicas', 'network_delay_ms', 'isr_check_ms', 'heartbeat_ms'];
 
-/** The fields that are not config: the topic's, the seed and the beats' phases. */
+/** The beats' phases: fields of the setup's `phases`, not of its config. */
 const PHASES = ['isr_check_ms', 'heartbeat_ms'];
 
 /** A whole number as typed; its range is the model's to check, which says it in the same words as for a file. */

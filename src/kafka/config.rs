@@ -53,6 +53,19 @@ impl Config {
         self.replica_lag_time_max_ms / 2
     }
 
+    /// How often the `isr-expiration` task runs in the model: its period, and every millisecond
+    /// where the period is 0 (a lag time under 2 ms; Kafka's scheduler would spin). Phases keep
+    /// the period itself: a beat every instant has none (`scenario::phases`).
+    pub fn isr_check_every_ms(&self) -> u64 {
+        self.isr_expiration_period_ms().max(1)
+    }
+
+    /// How often a broker heart-beats: `broker_heartbeat_interval_ms`, which the scenario reader
+    /// keeps above 0 (at least every millisecond, whatever built the config).
+    pub fn heartbeat_every_ms(&self) -> u64 {
+        self.broker_heartbeat_interval_ms.max(1)
+    }
+
     /// Kafka: `replica.fetch.backoff.ms`, the pause a follower takes after a failed fetch. Not
     /// part of the scenario contract, so it stays at Kafka's default.
     pub fn replica_fetch_backoff_ms(&self) -> u64 {

@@ -82,7 +82,7 @@ pub fn estimate(scenario: &Scenario) -> Estimate {
     let fetch_cycle = links.cycle(&weights);
     // Each running broker checks its ISRs every replica_lag_time_max_ms / 2 (at least every
     // millisecond): one unit, plus one per partition slot.
-    let isr_period = config.isr_expiration_period_ms().max(1);
+    let isr_period = config.isr_check_every_ms();
     let isr_check = brokers * (1 + weights.partitions);
     let per_ms_milli = milli(fetch_cycle, cycle_ms).saturating_add(milli(isr_check, isr_period));
 
@@ -166,7 +166,7 @@ pub fn idle_estimate(scenario: &Scenario) -> Option<u64> {
         span = span.checked_mul(20)?;
     }
     let period = idle_period_ms(c, u128::from(span))?;
-    let isr_check = c.isr_expiration_period_ms().max(1);
+    let isr_check = c.isr_check_every_ms();
     let longest_timeout = scenario
         .actions
         .iter()

@@ -100,7 +100,7 @@ impl Simulation {
                     self.with_broker(broker, |b, ctx| b.on_isr_expiration(ctx));
                 }
                 // A period of 0 would never let time move on; Kafka refuses it outright.
-                let period = self.config.isr_expiration_period_ms().max(1);
+                let period = self.config.isr_check_every_ms();
                 self.agenda.schedule(
                     self.now_ms + period,
                     Scheduled::IsrExpiration {
@@ -155,8 +155,7 @@ impl Simulation {
             return; // sent by a process that has crashed since
         }
         if !self.controller.may_register(broker) {
-            // An interval of 0 would never let time move on.
-            let interval = self.config.broker_heartbeat_interval_ms.max(1);
+            let interval = self.config.heartbeat_every_ms();
             let d = self.config.network_delay_ms;
             let retry_at_ms = self.now_ms + d + interval;
             self.trace

@@ -331,7 +331,7 @@ impl Simulation {
 
     fn isr_check_period_ms(&self) -> u64 {
         // As `dispatch` schedules them: a period of 0 would never let time move on.
-        self.config.isr_expiration_period_ms().max(1)
+        self.config.isr_check_every_ms()
     }
 
     /// The period to look for, if the settings allow a jump ([`meter::idle_period_ms`]). Every

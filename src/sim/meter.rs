@@ -46,7 +46,7 @@ pub fn fetch_cycle_ms(config: &Config) -> u64 {
 /// [`MAX_IDLE_PERIOD_MS`].
 pub fn idle_period_ms(config: &Config, coarsest_interval_ms: u128) -> Option<u64> {
     let cycle = fetch_cycle_ms(config);
-    let isr_check = config.isr_expiration_period_ms().max(1);
+    let isr_check = config.isr_check_every_ms();
     let longest_lead = config
         .replica_fetch_wait_max_ms
         .max(config.network_delay_ms);

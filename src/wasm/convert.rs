@@ -140,11 +140,23 @@ pub(super) fn found(value: &JsValue) -> String {
 /// `f64`, so that only a JS number passes: the glue's own `f64` conversion would read `null` and
 /// `[5]` as numbers and throw its own unlabelled `TypeError` for a BigInt or a Symbol.
 pub(super) fn whole_ms(value: &JsValue, what: &str, max: f64) -> Result<u64, JsError> {
+    whole_number(value, what, "of milliseconds ", 0.0..=max)
+}
+
+/// A whole number within `range` (`of_what`: `"of phases "`, or `""` for a plain count), or an
+/// error naming `what` and the range.
+pub(super) fn whole_number(
+    value: &JsValue,
+    what: &str,
+    of_what: &str,
+    range: std::ops::RangeInclusive<f64>,
+) -> Result<u64, JsError> {
     match value.as_f64() {
-        Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= max => Ok(v as u64),
+        Some(v) if range.contains(&v) && v.fract() == 0.0 => Ok(v as u64),
         _ => Err(err(format!(
-            "{what}: expected a whole number of milliseconds 0-{}, found {}",
-            js_number(max),
+            "{what}: expected a whole number {of_what}{}-{}, found {}",
+            js_number(*range.start()),
+            js_number(*range.end()),
             found(value)
         ))),
     }

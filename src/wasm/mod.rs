@@ -27,7 +27,7 @@ pub use sweep::PhaseSweep;
 
 use convert::{
     drop_dot_before_colon, err, string_arg, to_js, to_js_object, to_js_via_text, to_json_value,
-    whole_ms, MAX_ARGUMENT_BYTES,
+    whole_ms, whole_number, MAX_ARGUMENT_BYTES,
 };
 
 use crate::scenario::Scenario;
@@ -200,7 +200,7 @@ impl Playground {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] max_steps: JsValue,
     ) -> Result<bool, JsError> {
-        let steps = whole_ms(&max_steps, "extend", MAX_STEPS_PER_CALL as f64)?;
+        let steps = whole_number(&max_steps, "extend", "of steps ", 0.0..=MAX_STEPS_PER_CALL as f64)?;
         Ok(self.session.extend(steps))
     }
 
@@ -291,7 +291,7 @@ impl Playground {
     ) -> Result<JsValue, JsError> {
         let from = whole_ms(&from_ms, "markers.from_ms", MAX_ADVANCE_MS)?;
         let to = whole_ms(&to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
-        let max = whole_ms(&max, "markers.max", 1e6)? as usize;
+        let max = whole_number(&max, "markers.max", "", 0.0..=1e6)? as usize;
         let (chosen, total) = self.session.history().markers_in(from, to, max);
         to_js(&json!({
             "markers": chosen,
@@ -311,7 +311,7 @@ impl Playground {
     ) -> Result<JsValue, JsError> {
         let from = whole_ms(&from_ms, "series.from_ms", MAX_ADVANCE_MS)?;
         let to = whole_ms(&to_ms, "series.to_ms", MAX_ADVANCE_MS)?;
-        let bins = whole_ms(&bins, "series.bins", 4096.0)?.max(1) as usize;
+        let bins = whole_number(&bins, "series.bins", "", 0.0..=4096.0)?.max(1) as usize;
         let now = self.session.now_ms();
         let to = to.min(self.session.frontier_ms()).max(from);
         let series = self.session.history().series();

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{err, string_arg, to_js_via_text, to_json_value};
+use super::convert::{err, string_arg, to_js_via_text, to_json_value, whole_number};
 use crate::scenario::{Scenario, MAX_SCENARIO_BYTES};
 use crate::sim::action::BrokerId;
 use crate::sweep::{Beat, Sweeper};
@@ -51,15 +51,8 @@ impl PhaseSweep {
     /// Runs up to `phases` more phases (a whole number 1-100,000); returns whether every phase
     /// has run.
     pub fn step(&mut self, phases: JsValue) -> Result<bool, JsError> {
-        let n = match phases.as_f64() {
-            Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= MAX_PHASES_PER_CALL => v as u64,
-            _ => {
-                return Err(err(format!(
-                    "PhaseSweep.step: expected a whole number of phases 1-100000, found {}",
-                    super::convert::found(&phases)
-                )))
-            }
-        };
+        let range = 1.0..=MAX_PHASES_PER_CALL;
+        let n = whole_number(&phases, "PhaseSweep.step", "of phases ", range)?;
         Ok(self.sweeper.step(n))
     }
 

@@ -77,6 +77,17 @@ pub struct Broker {
 /// Kafka: `fetch.purgatory.purge.interval.requests`.
 const FETCH_PURGE_INTERVAL: u64 = 1_000;
 
+/// A process's empty produce purgatory, its clock at `now_ms` (its start).
+fn produce_purgatory(config: &Config, now_ms: u64) -> Purgatory<TopicPartition, DelayedProduce> {
+    let purge_interval = config.producer_purgatory_purge_interval_requests;
+    Purgatory::new("Produce", purge_interval, now_ms)
+}
+
+/// A process's empty fetch purgatory, its clock at `now_ms` (its start).
+fn fetch_purgatory(now_ms: u64) -> Purgatory<TopicPartition, DelayedFetch> {
+    Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, now_ms)
+}
+
 impl Broker {
     pub fn new(id: BrokerId, config: &Config, partitions: HostedPartitions) -> Self {
         Broker {
@@ -85,12 +96,8 @@ impl Broker {
             fetching_paused: false,
             broker_epoch: 0,
             partitions,
-            produce_purgatory: Purgatory::new(
-                "Produce",
-                config.producer_purgatory_purge_interval_requests,
-                0,
-            ),
-            fetch_purgatory: Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, 0),
+            produce_purgatory: produce_purgatory(config, 0),
+            fetch_purgatory: fetch_purgatory(0),
             fetchers: Fetchers::default(),
             registry: BrokerRegistry::new(config.brokers),
             metrics: BrokerMetrics::default(),
@@ -433,12 +440,8 @@ impl Broker {
     pub fn crash(&mut self, now_ms: u64, config: &Config) {
         self.running = false;
         self.fetching_paused = false;
-        self.produce_purgatory = Purgatory::new(
-            "Produce",
-            config.producer_purgatory_purge_interval_requests,
-            now_ms,
-        );
-        self.fetch_purgatory = Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, now_ms);
+        self.produce_purgatory = produce_purgatory(config, now_ms);
+        self.fetch_purgatory = fetch_purgatory(now_ms);
         self.fetchers.clear();
         for p in self.partitions.values_mut() {
             p.remote_replicas.clear();
@@ -460,12 +463,8 @@ impl Broker {
         self.running = true;
         self.broker_epoch = broker_epoch;
         self.registry = registry;
-        self.produce_purgatory = Purgatory::new(
-            "Produce",
-            ctx.config.producer_purgatory_purge_interval_requests,
-            ctx.now_ms,
-        );
-        self.fetch_purgatory = Purgatory::new("Fetch", FETCH_PURGE_INTERVAL, ctx.now_ms);
+        self.produce_purgatory = produce_purgatory(ctx.config, ctx.now_ms);
+        self.fetch_purgatory = fetch_purgatory(ctx.now_ms);
         for record in records {
             let Some(p) = self.partitions.get_mut(&record.tp) else {
                 continue;
