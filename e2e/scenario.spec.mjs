@@ -3,6 +3,7 @@
 // each get a clear message while a live session opens instead; a session link followed in the open
 // page opens in place, and a damaged one leaves the open session as it was.
 import { readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import { REPO_ROOT, playgroundsReady, waitText, onPlayground } from './lib.mjs';
 
@@ -87,6 +88,24 @@ export default async function scenarioSpec(ctx) {
   await page.goto(`${ctx.baseURL}#session=q1YqzsjMS`, { waitUntil: 'load' });
   await playgroundsReady(page);
   ctx.assert(/does not decompress|damaged/.test(await page.textContent('.notices')), 'a cut-short link is reported');
+  // A saved session whose instant is costly to reach (a hundred partitions fetched without a
+  // wait, a minute in) opens short of it at once and says so; played on, it gets there.
+  {
+    const busy = {
+      name: 'busy', seed: 3, config: { brokers: 3, replica_fetch_wait_max_ms: 0 },
+      topics: [{ name: 't', partitions: 100, replication_factor: 3 }],
+      actions: [{ at_ms: 10, action: 'produce', id: 'p1', acks: -1, records: [{ topic: 't', partition: 0, count: 1 }] }],
+      run_until_ms: 60000, session: { at_ms: 60000 },
+    };
+    await page.goto('about:blank');
+    await page.goto(`${ctx.baseURL}#session=${Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(busy)))).toString('base64url')}`, { waitUntil: 'load' });
+    await playgroundsReady(page);
+    await waitText(page, '.notices', /This session was saved at 60,000 ms, but computing that far at once would hold the page for long: it opens at [\d,]+ ms/);
+    const at = await onPlayground(page, (el) => el.app.sim.nowMs);
+    ctx.assert(at > 0 && at < 60000, `it opens short of its instant: ${at} ms`);
+    const reached = await onPlayground(page, (el) => el.seek(60000) ?? el.app.sim.nowMs);
+    ctx.assert(reached >= at, `and seeks on from there: ${reached} ms`);
+  }
   // A link whose instant is not a plain whole number of milliseconds ("1e3" is a typo, not 1000).
   for (const t of ['1e3', '-5', '12.5']) {
     await page.goto('about:blank'); // a change of fragment alone would not reload the page

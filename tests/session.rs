@@ -516,6 +516,52 @@ fn breakpoints_stop_at_s02s_expiry_and_s03s_shrink_commit() {
     );
 }
 
+/// A saved session whose instant would take long to reach opens where the work at open runs out
+/// (`MAX_OPEN_WORK`), says so, and plays on from there to the very run a straight session has; a
+/// quiet one opens at its instant.
+#[test]
+fn a_saved_session_too_costly_to_reach_opens_short_of_its_instant() {
+    let scenario = |partitions: u32, wait_ms: u32, at_ms: u64, saved: bool| {
+        let mut doc = json!({
+            "name": "saved", "seed": 3,
+            "config": { "brokers": 3, "replica_fetch_wait_max_ms": wait_ms },
+            "topics": [{ "name": "t", "partitions": partitions, "replication_factor": 3 }],
+            "actions": [{ "at_ms": 10, "action": "produce", "id": "p1", "acks": -1,
+                          "records": [{ "topic": "t", "partition": 0, "count": 1 }] }],
+            "run_until_ms": at_ms
+        });
+        if saved {
+            doc["session"] = json!({ "at_ms": at_ms });
+        }
+        Scenario::from_json(&doc.to_string()).unwrap()
+    };
+    let saved = |partitions, wait_ms, at_ms| scenario(partitions, wait_ms, at_ms, true);
+    let quiet = Session::new(&saved(1, 500, 600_000), false).unwrap();
+    assert_eq!((quiet.now_ms(), quiet.opened_short_of()), (600_000, None));
+
+    let busy = saved(100, 0, 60_000);
+    let mut opened = Session::new(&busy, false).unwrap();
+    assert_eq!(opened.opened_short_of(), Some(60_000));
+    let short_at = opened.now_ms();
+    assert!(
+        short_at > 0 && short_at < 60_000,
+        "opened at {short_at} ms"
+    );
+    let work = opened.sim().work_done();
+    assert!(
+        (purgatory_playground::session::MAX_OPEN_WORK..purgatory_playground::session::MAX_OPEN_WORK + 100_000).contains(&work),
+        "the work at open stops at its limit: {work}"
+    );
+    // Played on, it is the run a session opened at 0 has.
+    let mut straight = Session::new(&scenario(100, 0, 60_000, false), false).unwrap();
+    assert_eq!((straight.now_ms(), straight.opened_short_of()), (0, None));
+    extend_all(&mut opened);
+    extend_all(&mut straight);
+    assert_eq!(opened.seek(60_000), 60_000);
+    assert_eq!(straight.seek(60_000), 60_000);
+    assert_eq!(snapshot(&opened), snapshot(&straight));
+}
+
 /// min.insync.replicas 3 on a topic of 2 replicas: Kafka caps the setting at the replica count
 /// (`effectiveMinIsr`), so the partition is under its minimum only once its ISR is 1.
 #[test]

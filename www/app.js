@@ -132,6 +132,9 @@ export class PlaygroundApp {
     if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
     // A run that ends sooner opens at its end.
     if (at != null && this.sim.nowMs < at) this.linkNotes.push(this.tr.t('link.pastEnd', { param: linkParam('t', String(at)), end: this.tr.num(this.sim.nowMs) }));
+    // A saved session whose instant the model would take long to reach opens short of it.
+    const short = handle ? null : this.guard(() => this.sim.openedShortOf);
+    if (short != null) this.notice('warn', this.tr.t('session.openedShort', { saved: this.tr.num(short), at: this.tr.num(this.sim.nowMs) }));
     // A link's `sel` may name no request of this run (a typo, an edited link): then the usual one.
     const actions = this.guard(() => this.sim.actions()) ?? [];
     const ids = new Set(actions.filter((a) => a.action === 'produce').map((a) => a.id));

@@ -95,7 +95,19 @@ pub struct Session {
     next_id: u64,
     /// The what-if the page shows beside this run (the scenario's `compare`, or the person's).
     compare: Option<Change>,
+    /// The instant a saved session was at, where opening it stopped short of it (see
+    /// [`MAX_OPEN_WORK`]).
+    opened_short_of: Option<u64>,
 }
+
+/// The most work opening a saved session does to reach its instant: about 0.6 s natively and
+/// 2 s in Chromium (a session costs about 400 ns a unit natively and 1.3 µs in the .wasm with
+/// its history and checkpoints: 4,000,000 units took 5.2 s to open in the page, 2026-12-07). A
+/// quiet run gets far on it (the idle fast-forward: a week of three brokers is under 20,000
+/// units), a busy one not: three brokers with a hundred partitions fetching without a wait cost
+/// about 100,000 units a simulated second. Past it, the session opens where the work ran out,
+/// and the page computes on from there as it plays.
+pub const MAX_OPEN_WORK: u64 = 1_500_000;
 
 /// Where the playhead is against the run, for the timeline.
 #[derive(Clone, Debug, Serialize)]
@@ -162,14 +174,25 @@ impl Session {
             ids: BTreeSet::new(),
             next_id: 1,
             compare: scenario.compare.clone(),
+            opened_short_of: None,
         };
         session.ids = session.produce_ids();
         session.start();
         if scenario.session.is_some() {
-            session.compute_until(info.at_ms.min(session.precompute_ms));
-            session.seek(info.at_ms);
+            // The run may end before the saved instant: then its end is as far as it goes.
+            let target = info.at_ms.min(session.precompute_ms).min(horizon_ms);
+            session.compute_until(target, MAX_OPEN_WORK);
+            let short = session.seek(info.at_ms) < target;
+            session.opened_short_of = short.then_some(info.at_ms);
         }
         Ok(session)
+    }
+
+    /// The instant the saved session was at, when opening it ran out of work before it
+    /// ([`MAX_OPEN_WORK`]): the session is at an earlier one. `None` when it opened where it was
+    /// saved (or at its run's end, which came first).
+    pub fn opened_short_of(&self) -> Option<u64> {
+        self.opened_short_of
     }
 
     /// Processes t = 0: every instant a session rests at is one at which everything due has
@@ -181,12 +204,14 @@ impl Session {
         self.breakpoints.sync(&self.frontier);
     }
 
-    /// Computes the frontier up to `until_ms` now (opening a saved session at its instant).
-    fn compute_until(&mut self, until_ms: u64) {
+    /// Computes the frontier up to `until_ms` now (opening a saved session at its instant), or
+    /// as far as `max_work` units of work take it.
+    fn compute_until(&mut self, until_ms: u64, max_work: u64) {
         if self.head.is_none() && self.frontier.now_ms() < until_ms {
             self.head = Some(self.frontier.clone());
         }
-        while self.step_frontier(until_ms).is_some() {}
+        let budget = self.frontier.work_done().saturating_add(max_work);
+        while self.frontier.work_done() < budget && self.step_frontier(until_ms).is_some() {}
     }
 
     /// The simulation at the playhead.

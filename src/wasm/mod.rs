@@ -383,6 +383,14 @@ impl Playground {
         self.session.story_open()
     }
 
+    /// The instant a saved session was at, when opening it stopped short of it because reaching
+    /// it would hold the page for long (the session is at an earlier instant, and the page
+    /// computes on from there); `undefined` when it opened where it was saved.
+    #[wasm_bindgen(getter, js_name = openedShortOf)]
+    pub fn opened_short_of(&self) -> Option<f64> {
+        self.session.opened_short_of().map(|ms| ms as f64)
+    }
+
     /// Sixteen hex digits of FNV-1a over the trace's JSON Lines (the runner's `--trace-hash`), or
     /// undefined while a scenario's run is still being computed.
     #[wasm_bindgen(getter, js_name = traceHash)]

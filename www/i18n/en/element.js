@@ -44,6 +44,7 @@ export default {
   'link.instead': '{problem}; showing a live session instead.',
   'link.stays': '{problem}; the open session stays as it was.',
   'link.partly': 'Part of this link was left out: {problem}; the rest of it is open.',
+  'session.openedShort': 'This session was saved at {saved} ms, but computing that far at once would hold the page for long: it opens at {at} ms, and the rest of the run is computed as it plays.',
   'link.pastEnd': 'The link\'s instant {param} is past the end of this run; it opens at its end, {end} ms.',
   'link.noSuchRequest': 'The link selects {param}, a request this run does not have; {shown} is selected instead.',
   'link.noSuchRequest.none': 'The link selects {param}, a request this run does not have.',

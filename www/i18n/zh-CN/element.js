@@ -37,6 +37,7 @@ export default {
   'link.instead': '{problem}；改为显示一个实时会话。',
   'link.stays': '{problem}；当前会话保持不变。',
   'link.partly': '这个链接有一部分被略过：{problem}；其余部分已照常打开。',
+  'session.openedShort': '这个会话保存时位于 {saved} ms，但一次算到那里会让页面卡住很久：它在 {at} ms 处打开，之后的运行会在播放时继续计算。',
   'link.pastEnd': '链接中的时刻 {param} 超过了这次运行的结尾；已在结尾处打开，即 {end} ms。',
   'link.noSuchRequest': '链接选中的 {param} 不是这次运行中的请求；改为选中 {shown}。',
   'link.noSuchRequest.none': '链接选中的 {param} 不是这次运行中的请求。',
