@@ -24,6 +24,7 @@ const USAGE: &str = "\
 Usage: purgatory run SCENARIO.json [--trace] [--trace-hash]
        purgatory sweep SCENARIO.json [--phase isr_check|heartbeat] [--broker B] [--json]
        purgatory compare SCENARIO.json [OTHER.json | --change CHANGE] [--json]
+       purgatory apply SCENARIO.json [--change CHANGE]
        purgatory --help
 
 Plays a scenario file on the simulation core and prints the result as JSON on stdout.
@@ -39,6 +40,10 @@ where it happens, their share, and its answer times (scenario-format.md, \"Phase
 `min.insync.replicas=2`, `actions[2].at_ms=12000`, `actions[2]=removed`...; without either, the
 scenario's own `compare` field), and prints the first instant where their traces part and what
 every request got in each (docs/scenario-format.md, \"Compare\").
+
+`apply` prints the scenario a what-if plays as its second run: the file with the change applied
+(without --change, its own `compare` field), without its story, as a scenario file to run, sweep
+or replay on its own.
 
 Exit status: 0 the scenario ran (compare: every request got the same answer in both runs);
 3 (compare only) some request was answered differently; 2 a file is not a valid scenario, cannot
@@ -68,6 +73,10 @@ enum Command {
         change: Option<String>,
         json: bool,
     },
+    Apply {
+        file: PathBuf,
+        change: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -94,6 +103,7 @@ fn main() -> ExitCode {
             change,
             json,
         }) => compare(&file, other.as_deref(), change.as_deref(), json),
+        Ok(Command::Apply { file, change }) => apply(&file, change.as_deref()),
         Err(problem) => {
             say(&format!("purgatory: {problem}\n\n{USAGE}"));
             ExitCode::from(EXIT_INVALID)
@@ -117,7 +127,19 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
     match command.to_string_lossy().as_ref() {
         "run" => parse_run_args(rest),
         "sweep" => parse_sweep_args(rest),
-        "compare" => parse_compare_args(rest),
+        "compare" => parse_compare_args(rest, "compare"),
+        "apply" => match parse_compare_args(rest, "apply")? {
+            Command::Compare {
+                file,
+                other: None,
+                change,
+                json: false,
+            } => Ok(Command::Apply { file, change }),
+            Command::Compare { json: true, .. } => {
+                Err("unknown option `--json`: apply prints a scenario file".to_string())
+            }
+            _ => Err("apply takes one scenario file".to_string()),
+        },
         "help" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -238,7 +260,8 @@ fn sweep(file: &Path, beat: Beat, broker: Option<u32>, json: bool) -> ExitCode {
     }
 }
 
-fn parse_compare_args(args: &[OsString]) -> Result<Command, String> {
+/// `compare`'s arguments, and `apply`'s (`command` names which in the errors).
+fn parse_compare_args(args: &[OsString], command: &str) -> Result<Command, String> {
     let mut files: Vec<PathBuf> = Vec::new();
     let mut change = None;
     let mut json = false;
@@ -255,13 +278,15 @@ fn parse_compare_args(args: &[OsString]) -> Result<Command, String> {
             _ if files.len() < 2 => files.push(PathBuf::from(arg)),
             _ => {
                 return Err(format!(
-                    "unexpected argument `{text}`: compare takes one or two scenario files"
+                    "unexpected argument `{text}`: {command} takes one or two scenario files"
                 ))
             }
         }
     }
     let mut files = files.into_iter();
-    let file = files.next().ok_or("`compare` needs a scenario file")?;
+    let file = files
+        .next()
+        .ok_or(format!("`{command}` needs a scenario file"))?;
     let other = files.next();
     if other.is_some() && change.is_some() {
         return Err("compare takes a second file or --change, not both".to_string());
@@ -293,17 +318,7 @@ fn compare(file: &Path, other: Option<&Path>, change: Option<&str>, json: bool) 
         (Some(b), _) => purgatory_playground::compare::compare(&a, &b, None)
             .map_err(|e| format!("purgatory: {e}")),
         (None, change) => {
-            let change = match change {
-                Some(text) => Change::parse(text).map_err(|e| format!("purgatory: --change: {e}")),
-                None => a.compare.clone().ok_or_else(|| {
-                    format!(
-                        "purgatory: {}: the scenario has no `compare` field: give a second file \
-                         or --change",
-                        file.display()
-                    )
-                }),
-            };
-            change.and_then(|change| {
+            what_if_change(file, &a, change).and_then(|change| {
                 purgatory_playground::compare::what_if(&a, &change)
                     .map(|(_, comparison)| comparison)
                     .map_err(|e| format!("purgatory: {}: {e}", file.display()))
@@ -330,6 +345,43 @@ fn compare(file: &Path, other: Option<&Path>, change: Option<&str>, json: bool) 
         Err(error) => {
             say(&format!("purgatory: {}: {error}", file.display()));
             ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
+    }
+}
+
+/// The change a what-if plays: `--change`'s, else the scenario's own `compare` field.
+fn what_if_change(file: &Path, scenario: &Scenario, text: Option<&str>) -> Result<Change, String> {
+    match text {
+        Some(text) => Change::parse(text).map_err(|e| format!("purgatory: --change: {e}")),
+        None => scenario.compare.clone().ok_or_else(|| {
+            format!(
+                "purgatory: {}: the scenario has no `compare` field: give --change (or, to \
+                 compare, a second file)",
+                file.display()
+            )
+        }),
+    }
+}
+
+/// `apply`: the what-if's second run as a scenario file, on stdout.
+fn apply(file: &Path, change: Option<&str>) -> ExitCode {
+    let applied = read(file).and_then(|scenario| {
+        let change = what_if_change(file, &scenario, change)?;
+        change
+            .apply(&scenario)
+            .map_err(|e| format!("purgatory: {}: {e}", file.display()))
+    });
+    match applied {
+        Ok(other) => match writeln!(io::stdout().lock(), "{}", other.to_json()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                say(&format!("purgatory: {}: {error}", file.display()));
+                ExitCode::from(EXIT_OUTPUT_FAILED)
+            }
+        },
+        Err(line) => {
+            say(&line);
+            ExitCode::from(EXIT_INVALID)
         }
     }
 }
@@ -428,6 +480,18 @@ fn run_idle_tail(file: &Path, scenario: &Scenario) -> ExitCode {
 /// Reads and validates the file, and admits it on the work budget (see [`budget`]); any failure
 /// is the one line to print, naming the file.
 fn load(file: &Path, traced: bool) -> Result<(Scenario, budget::Admission), String> {
+    let scenario = read(file)?;
+    let admission = if traced {
+        budget::check(&scenario).map(|()| budget::Admission::Estimated)
+    } else {
+        budget::check_untraced(&scenario)
+    };
+    let admission = admission.map_err(|error| format!("{}: {error}", file.display()))?;
+    Ok((scenario, admission))
+}
+
+/// Reads and validates the file (a scenario not to be played needs no admission).
+fn read(file: &Path) -> Result<Scenario, String> {
     let shown = file.display();
     if let Ok(metadata) = std::fs::metadata(file) {
         if metadata.is_file() && metadata.len() > MAX_SCENARIO_BYTES as u64 {
@@ -442,14 +506,7 @@ fn load(file: &Path, traced: bool) -> Result<(Scenario, budget::Admission), Stri
         let at = error.utf8_error().valid_up_to();
         format!("{shown}: not UTF-8 text (invalid byte at offset {at})")
     })?;
-    let scenario = Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))?;
-    let admission = if traced {
-        budget::check(&scenario).map(|()| budget::Admission::Estimated)
-    } else {
-        budget::check_untraced(&scenario)
-    };
-    let admission = admission.map_err(|error| format!("{shown}: {error}"))?;
-    Ok((scenario, admission))
+    Scenario::from_json(&text).map_err(|error| format!("{shown}: {error}"))
 }
 
 fn print_result(result: &RunResult) -> io::Result<()> {
@@ -510,6 +567,27 @@ mod tests {
         assert_eq!(
             parse(&["run", "x.json", "y.json"]),
             Err("unexpected argument `y.json`: run takes one scenario file".to_string())
+        );
+    }
+
+    #[test]
+    fn apply_takes_one_file_and_an_optional_change() {
+        let expected = Command::Apply {
+            file: PathBuf::from("w.json"),
+            change: Some("acks=1".to_string()),
+        };
+        assert_eq!(parse(&["apply", "w.json", "--change", "acks=1"]), Ok(expected));
+        assert_eq!(
+            parse(&["apply"]),
+            Err("`apply` needs a scenario file".to_string())
+        );
+        assert_eq!(
+            parse(&["apply", "w.json", "v.json"]),
+            Err("apply takes one scenario file".to_string())
+        );
+        assert_eq!(
+            parse(&["apply", "w.json", "--json"]),
+            Err("unknown option `--json`: apply prints a scenario file".to_string())
         );
     }
 }
