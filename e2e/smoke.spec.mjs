@@ -2,7 +2,7 @@
 // wrong on the way (no console error, uncaught exception or failed request); at 1280x800 the
 // cluster, the purgatory, the wheel, the narration and the timeline are all on the first screen,
 // and at 800x600 the same core starts on it.
-import { playgroundsReady } from './lib.mjs';
+import { playgroundsReady, onPlayground } from './lib.mjs';
 
 export default async function smoke(ctx) {
   const { page, errors } = await ctx.openPage();
@@ -25,8 +25,12 @@ export default async function smoke(ctx) {
   ctx.assert(ways.length === 3 && /guided story/.test(ways[0]) && /article/.test(ways[1]) && /drive it yourself/.test(ways[2]), `a first visit offers a story, the article, or driving: ${JSON.stringify(ways)}`);
   ctx.assert(await page.getAttribute('[data-testid="welcome-article"]', 'href') === 'docs/', 'the article is linked');
   await ctx.screenshot(page, 'smoke-first-visit', { fullPage: false });
-  await page.click('[data-testid="welcome-drive"]');
+  // By keyboard: the line goes, and the focus stays in the playground (not on the page's body).
+  await page.focus('[data-testid="welcome-drive"]');
+  await page.keyboard.press('Enter');
   ctx.assert(/Try this/.test(await page.textContent('.notices')) && !(await page.locator('.notice.welcome').count()), 'driving: the hint says what to try');
+  const focused = await onPlayground(page, (el) => el.shadowRoot.activeElement?.dataset.testid ?? el.shadowRoot.activeElement?.tagName ?? null);
+  ctx.assert(focused === 'play', `closing the welcome by keyboard leaves the focus on the clock's Play: ${focused}`);
   await page.click('[data-testid="produce"]');
   ctx.assert(!/Try this/.test(await page.textContent('.notices')), 'and goes once an acks=all request is sent');
   const again = await page.context().newPage();

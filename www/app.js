@@ -56,6 +56,8 @@ export class PlaygroundApp {
     this.notices = new Notices(this.$('.notices'), {
       undo: () => this.undo(),
       download: (text) => this.controls.download('purgatory-session.json', text),
+      // The clock's first button, or the first control there is (an embed may show none).
+      focusAway: () => (this.root.querySelector('[data-testid="play"]') ?? this.root.querySelector('button:not([disabled]), select, input'))?.focus({ preventScroll: true }),
     }, this.tr);
     // A what-if's second run is a playground of its own, moved by this one's clock; the second
     // run itself (`opts.twin`) compares with nothing.

@@ -8,8 +8,9 @@ const MAX_SHOWN = 3;
 export class Notices {
   /**
    * @param {HTMLElement} box where the lines go
-   * @param {{undo: () => void, download: (text: string) => void}} actions what a line's Undo and
-   *   "Download the session" buttons do
+   * @param {{undo: () => void, download: (text: string) => void, focusAway?: () => void}} actions
+   *   what a line's Undo and "Download the session" buttons do, and where the focus goes when the
+   *   line it was on is closed
    * @param {import('./i18n.js').Translator} tr the language of the lines' own buttons
    */
   constructor(box, actions, tr) {
@@ -34,15 +35,29 @@ export class Notices {
       : html` <button type="button" class="${c.primary ? 'choice primary' : 'choice'}" data-choice="${i}" data-testid="${c.testid}">${c.label}</button>`);
     const { tr } = this;
     render(el, html`<span>${text}</span>${choices.map(choice)}${undo ? html` <button type="button" data-testid="undo" class="undo">${tr.t('notice.undo')}</button>` : null}${download ? html` <button type="button" class="download-saved">${tr.t('notice.download')}</button>` : null} <button type="button" class="dismiss" aria-label="${tr.t('notice.dismiss')}">×</button>`);
-    el.querySelector('.undo')?.addEventListener('click', () => { el.remove(); this.actions.undo(); });
+    el.querySelector('.undo')?.addEventListener('click', () => { this.drop(el); this.actions.undo(); });
     el.querySelector('.download-saved')?.addEventListener('click', () => this.actions.download(download));
     for (const node of el.querySelectorAll('[data-choice]')) {
-      node.addEventListener('click', () => { el.remove(); choices[Number(node.dataset.choice)].run?.(); });
+      node.addEventListener('click', () => { this.drop(el); choices[Number(node.dataset.choice)].run?.(); });
     }
-    el.querySelector('.dismiss').addEventListener('click', () => { el.remove(); dismissed?.(); });
+    el.querySelector('.dismiss').addEventListener('click', () => { this.drop(el); dismissed?.(); });
     this.clear(kind);
     this.box.append(el);
     while (this.box.children.length > MAX_SHOWN) this.box.firstElementChild.remove();
+  }
+
+  /**
+   * Takes line `el` away after one of its own buttons was used. Where it held the focus, the focus
+   * goes to the next line's first button, or where the playground says (`actions.focusAway`),
+   * rather than falling to the page's body.
+   */
+  drop(el) {
+    const hadFocus = el.contains(el.getRootNode().activeElement);
+    const next = (el.nextElementSibling ?? el.previousElementSibling)?.querySelector('button, a');
+    el.remove();
+    if (!hadFocus) return;
+    if (next) next.focus({ preventScroll: true });
+    else this.actions.focusAway?.();
   }
 
   /** Removes the lines of `kind`, or every line. */

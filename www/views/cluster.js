@@ -63,6 +63,16 @@ function leaderSees(f, tr) {
   return tr.t(`cluster.seen${never}`, { leo: String(f.log_end_offset), at: f.last_caught_up_time_ms });
 }
 
+/**
+ * The controller's record where it has moved the leadership on and the leader has not learnt it
+ * yet (its metadata update is on the wire): the header shows the leader as the brokers see it.
+ */
+function recordAhead(leader, ctrl, tr) {
+  if (!leader || !ctrl || (ctrl.leader === leader.broker && ctrl.leader_epoch === leader.leader_epoch)) return null;
+  const recorded = { leader: ctrl.leader ?? tr.t('cluster.leader.none'), epoch: String(ctrl.leader_epoch) };
+  return html` <span class="muted" data-testid="leader-ahead" title="${tr.t('cluster.leader.ahead.title')}">${tr.t('cluster.leader.ahead', recorded)}</span>`;
+}
+
 function partitionBlock(tp, replicas, snap, brokerById, minIsr, tr) {
   const leader = replicas.find((r) => r.is_leader && brokerById.get(r.broker).running);
   const ctrl = snap.controller.partitions.find((c) => c.tp === tp);
@@ -73,7 +83,11 @@ function partitionBlock(tp, replicas, snap, brokerById, minIsr, tr) {
     const b = brokerById.get(r.broker);
     const f = followerOf.get(r.broker);
     const epoch = String(r.leader_epoch);
-    const role = r.is_leader ? tr.t('cluster.role.leader', { epoch }) : tr.t('cluster.role.follower', { epoch });
+    // As this broker sees it; a broker that is down keeps the view it had.
+    const seen = r.is_leader ? tr.t('cluster.role.leader', { epoch })
+      : r.leader != null ? tr.t('cluster.role.follower', { epoch, leader: String(r.leader) })
+        : tr.t('cluster.role.noLeader', { epoch });
+    const role = b.running ? seen : tr.t('cluster.role.down', { role: seen });
     const inIsr = (leader ?? ctrl)?.isr.includes(r.broker);
     const logLabel = tr.t('cluster.log.label', { broker: String(r.broker), tp, leo: String(r.log_end_offset), hw: String(r.high_watermark) });
     return html`<div class="replica ${b.state}">
@@ -85,7 +99,7 @@ function partitionBlock(tp, replicas, snap, brokerById, minIsr, tr) {
   });
   // A group, not a landmark: the same partition name recurs in every playground on a page.
   return html`<div class="partition" role="group" aria-label="${tr.t('cluster.partition.label', { tp })}" data-story="hw-${topic}-${part}">
-    <h3>${tp} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? tr.t('cluster.leader.none'))}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b></span>
+    <h3>${tp} <span class="kv">leader <b>${leader ? leader.broker : (ctrl?.leader ?? tr.t('cluster.leader.none'))}</b> epoch <b>${leader ? leader.leader_epoch : ctrl?.leader_epoch}</b>${leader ? null : html` <span class="muted" data-testid="leader-recorded-${topic}-${part}" title="${tr.t('cluster.leader.recorded.title')}">${tr.t('cluster.leader.recorded')}</span>`}${recordAhead(leader, ctrl, tr)}</span>
       <span class="kv">HW <b data-testid="hw-${topic}-${part}">${hw ?? '-'}</b></span>
       <span class="kv">ISR <b data-testid="isr-${topic}-${part}">${set((leader ?? ctrl)?.isr ?? [])}</b>${leader ? isrPending(leader, tr) : null}${leader ? underMinIsr(leader, replicas.length, minIsr, tr) : null}</span>
       ${leader ? html`<span class="kv" title="${tr.t('cluster.maximalIsr.title')}">${tr.t('cluster.maximalIsr', { isr: set(leader.maximal_isr) })}</span>` : null}</h3>

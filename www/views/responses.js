@@ -17,7 +17,8 @@ const natural = (a, b) => a.id.localeCompare(b.id, 'en', { numeric: true });
 function answer(r, tr) {
   if (r.responded_ms != null) return tr.t('responses.answered', { at: r.responded_ms, took: r.responded_ms - r.received_ms });
   if (r.connection_closed) return tr.t('responses.closed');
-  return r.acks === 0 ? tr.t('responses.acks0') : tr.t('responses.waiting');
+  // Still waiting: its partitions say so; this says for how long.
+  return r.acks === 0 ? tr.t('responses.acks0') : tr.t('responses.since', { at: r.received_ms });
 }
 
 export function renderResponses(el, snap, selected, tr) {

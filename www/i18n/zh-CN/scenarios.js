@@ -26,7 +26,7 @@ export default {
   'scenario.x07-immediate-fetch-answer-carries-the-earlier-hw': '立即返回的 fetch 响应带的是这次 fetch 推动 HW 之前的值；随后这个 follower 就带着它当上了 leader。',
   'scenario.x08-actions-come-first-at-t0-even-with-zero-fetch-wait': '在 t = 0 时操作最先执行（契约的时序规则），即使 fetch 等待时间为 0：在 0 ms 发出的 acks=all 请求在 2 ms 完成（follower 的第一批 fetch 就已经带上了它的消息）。',
   'scenario.x09-expiry-and-completion-in-one-ms-keep-their-scheduling-order': '同一毫秒内的超时与 ISR 提交按它们被调度的顺序执行（模型的规则；Kafka 的线程没有规定先后）：较早加入的请求超时，在提交被调度之后才加入的那个请求完成。',
-  'scenario.x10-resume-waits-for-the-outstanding-fetch': 'resume_follower：如果还有一个 fetch 没返回，fetcher 会等它的响应，然后立即再 fetch；如果没有，就立即 fetch。',
+  'scenario.x10-resume-waits-for-the-outstanding-fetch': '恢复 follower 的拉取：如果还有一个 fetch 没返回，fetcher 会等它的响应，然后立即再 fetch；如果没有，就立即 fetch。',
   'scenario.x11-same-ms-fencing-in-broker-id-order': '同一毫秒内被隔离的两个 broker 按 broker id 的顺序处理（模型的平局规则）；已经到达控制器的 AlterPartition 即使它的 leader 崩溃了也会提交。',
   'scenario.x12-stalled-follower-race-on-kafka-defaults': 'Kafka 默认配置下的竞态：一个卡住的 follower、一个 acks=all 请求，ISR 检查的节拍落在哪里决定了结果是 NONE 还是 REQUEST_TIMED_OUT（相位视图展示了这种分化）。',
   'scenario.x13-acks1-acknowledged-then-lost': 'acks=1 已确认却又丢失：leader 在 follower fetch 之前崩溃，一个没有这些消息的 follower 接任，旧 leader 回来后把它们截断；acks=all 的请求则从未被确认。',
