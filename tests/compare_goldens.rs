@@ -117,7 +117,8 @@ fn a_change_that_takes_a_run_past_the_work_budget_is_refused() {
     let costly = Change::parse("replica.fetch.wait.max.ms=0").unwrap();
     let refused = what_if(&scenario, &costly).unwrap_err();
     assert!(
-        refused.starts_with("with replica.fetch.wait.max.ms=0: ") && refused.contains("work budget"),
+        refused.starts_with("with replica.fetch.wait.max.ms=0: ")
+            && refused.contains("work budget"),
         "{refused}"
     );
 }

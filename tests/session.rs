@@ -543,13 +543,12 @@ fn a_saved_session_too_costly_to_reach_opens_short_of_its_instant() {
     let mut opened = Session::new(&busy, false).unwrap();
     assert_eq!(opened.opened_short_of(), Some(60_000));
     let short_at = opened.now_ms();
-    assert!(
-        short_at > 0 && short_at < 60_000,
-        "opened at {short_at} ms"
-    );
+    assert!(short_at > 0 && short_at < 60_000, "opened at {short_at} ms");
     let work = opened.sim().work_done();
     assert!(
-        (purgatory_playground::session::MAX_OPEN_WORK..purgatory_playground::session::MAX_OPEN_WORK + 100_000).contains(&work),
+        (purgatory_playground::session::MAX_OPEN_WORK
+            ..purgatory_playground::session::MAX_OPEN_WORK + 100_000)
+            .contains(&work),
         "the work at open stops at its limit: {work}"
     );
     // Played on, it is the run a session opened at 0 has.
@@ -595,7 +594,11 @@ fn under_min_isr_counts_the_setting_capped_at_the_replica_count() {
         }
     );
     let under_min = &session.history().series()[4];
-    assert_eq!(under_min.value_at(500), 0, "an ISR of 2 is not under a capped 2");
+    assert_eq!(
+        under_min.value_at(500),
+        0,
+        "an ISR of 2 is not under a capped 2"
+    );
     assert_eq!(under_min.value_at(hit.at_ms), 1);
 }
 

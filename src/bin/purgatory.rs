@@ -317,13 +317,11 @@ fn compare(file: &Path, other: Option<&Path>, change: Option<&str>, json: bool) 
     let compared = match (b, change) {
         (Some(b), _) => purgatory_playground::compare::compare(&a, &b, None)
             .map_err(|e| format!("purgatory: {e}")),
-        (None, change) => {
-            what_if_change(file, &a, change).and_then(|change| {
-                purgatory_playground::compare::what_if(&a, &change)
-                    .map(|(_, comparison)| comparison)
-                    .map_err(|e| format!("purgatory: {}: {e}", file.display()))
-            })
-        }
+        (None, change) => what_if_change(file, &a, change).and_then(|change| {
+            purgatory_playground::compare::what_if(&a, &change)
+                .map(|(_, comparison)| comparison)
+                .map_err(|e| format!("purgatory: {}: {e}", file.display()))
+        }),
     };
     let comparison = match compared {
         Ok(comparison) => comparison,
@@ -576,7 +574,10 @@ mod tests {
             file: PathBuf::from("w.json"),
             change: Some("acks=1".to_string()),
         };
-        assert_eq!(parse(&["apply", "w.json", "--change", "acks=1"]), Ok(expected));
+        assert_eq!(
+            parse(&["apply", "w.json", "--change", "acks=1"]),
+            Ok(expected)
+        );
         assert_eq!(
             parse(&["apply"]),
             Err("`apply` needs a scenario file".to_string())

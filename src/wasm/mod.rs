@@ -200,7 +200,12 @@ impl Playground {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] max_steps: JsValue,
     ) -> Result<bool, JsError> {
-        let steps = whole_number(&max_steps, "extend", "of steps ", 0.0..=MAX_STEPS_PER_CALL as f64)?;
+        let steps = whole_number(
+            &max_steps,
+            "extend",
+            "of steps ",
+            0.0..=MAX_STEPS_PER_CALL as f64,
+        )?;
         Ok(self.session.extend(steps))
     }
 
