@@ -131,6 +131,7 @@ export default {
   'metrics.latency.none': 'none answered',
 
   // Timeline.
+  'timeline.liveFuture': 'A live session has no future yet: it happens as it plays (▶).',
   'timeline.label': 'Simulated time (arrow keys: previous / next event marker; + and - zoom)',
   'timeline.value': '{now} ms of {end} ms',
   'timeline.prev': 'The previous marked moment',

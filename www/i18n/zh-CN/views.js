@@ -131,6 +131,7 @@ export default {
   'metrics.latency.none': '还没有请求得到响应',
 
   // 时间线。
+  'timeline.liveFuture': '实时会话还没有未来：它在播放（▶）时才发生。',
   'timeline.label': '模拟时间（方向键：上一个 / 下一个事件标记；+ 和 - 缩放）',
   'timeline.value': '{now} ms，共 {end} ms',
   'timeline.prev': '上一个标记时刻',
