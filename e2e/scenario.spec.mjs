@@ -185,6 +185,14 @@ export default async function scenarioSpec(ctx) {
   ctx.assertNoErrors(report.errors, 'the Kafka check report');
   await onPlayground(page, (el) => el.command({ action: 'pause_follower', broker: 2 }));
   ctx.assert((await mark()).hidden, 'an action of one\'s own takes the mark away (the run is no longer the one checked)');
+  // A what-if's mark speaks for both its runs: the record has the second as NAME.b.
+  const w01 = 'w01-acks1-against-all-leader-crash';
+  const record = JSON.parse(readFileSync(path.join(REPO_ROOT, 'docs/kafka-check.json'), 'utf8')).scenarios;
+  ctx.assert(record[w01] && record[`${w01}.b`], 'the Kafka check\'s record has both of w01\'s runs');
+  await page.evaluate((h) => { location.hash = h; }, `scenario=${w01}`);
+  await page.waitForFunction((name) => { const el = document.querySelector('purgatory-playground'); return el.app?.source?.curated === name && !el.shadowRoot.querySelector('[data-testid="kafka-mark"]').hidden; }, w01, { timeout: 10000 });
+  const both = await mark();
+  ctx.assert(both.text.includes(`(${record[w01].runs + record[`${w01}.b`].runs} runs`) && both.href.endsWith(`#${w01}`), `w01's mark counts the runs of both: ${JSON.stringify(both)}`);
 
   // What the page says at a link's instant matches Kafka (and each event is told once).
   const said = async (fragment) => {

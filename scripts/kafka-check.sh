@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Replays curated scenarios on a real Apache Kafka cluster and compares with the model.
 #
-#   scripts/kafka-check.sh [--runs N | --at-phases MS,MS,...] [--no-report] [--compare-only]
+#   scripts/kafka-check.sh [--runs N | --at-phases MS,MS,...] [--no-report | --merge] [--compare-only]
 #                          [SCENARIO ... | all]    # names as in scenarios/, without .json
 #
 # --at-phases runs each scenario once per phase listed, with t = 0 placed so that the leader's
@@ -18,7 +18,10 @@
 # ~/.cache/purgatory-playground/kafka-VERSION, outside git; each run starts a fresh KRaft cluster
 # (tools/kafka-check/KafkaCheck.java) and stops every process it started by its PID.
 # Prints a table and writes docs/kafka-check.md and docs/kafka-check.json (the page's marks), unless
-# --no-report (scripts/test.sh's subset). Exits 1 when any scenario disagrees.
+# --no-report (scripts/test.sh's subset); with --merge, only these scenarios' rows and sections are
+# replaced in the report there is. A what-if scenario (one with a `compare` field, w01-w03) is
+# checked twice over: as written, and its second run as `purgatory apply` prints it, named NAME.b.
+# Exits 1 when any scenario disagrees.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,8 +41,9 @@ while [[ $# -gt 0 ]]; do
             for phi in "${at_phases[@]}"; do [[ $phi =~ ^[0-9]+$ ]] || die "--at-phases takes phases in ms, such as 2000,8000,13700; found '$phi'"; done
             runs=${#at_phases[@]}; shift 2 ;;
         --no-report) report=--no-report; shift ;;
+        --merge) report=--merge; shift ;;
         --compare-only) compare_only=1; shift ;;
-        all) for f in scenarios/[sx]*.json; do names+=("$(basename "$f" .json)"); done; shift ;;
+        all) for f in scenarios/[swx]*.json; do names+=("$(basename "$f" .json)"); done; shift ;;
         *) names+=("$1"); shift ;;
     esac
 done
@@ -58,12 +62,11 @@ work=$ROOT/target/kafka-check
 mkdir -p "$work"
 start=$SECONDS
 lines=()
-for name in "${names[@]}"; do
-    file=scenarios/$name.json
-    [[ -f $file ]] || die "no scenario $file"
+# Replays FILE (the scenario called NAME) on Kafka and compares; its verdict line goes to `lines`.
+check() {
+    local name=$1 file=$2
     target/release/purgatory run "$file" > "$work/$name.model.json"
-    outs=()
-    todo=$runs
+    local outs=() todo=$runs i t0 aligned line
     if [[ -n $compare_only ]]; then
         for out in "$work/$name".kafka*.json; do [[ -f $out ]] && outs+=("$out"); done
         todo=0
@@ -89,6 +92,20 @@ for name in "${names[@]}"; do
             line="{\"scenario\":\"$name\",\"verdict\":\"disagree\",\"runs\":${#outs[@]},\"fields\":[],\"reason\":\"the comparison failed (its error is above)\"}"
         fi
         lines+=("$line")
+    fi
+}
+
+for name in "${names[@]}"; do
+    file=scenarios/$name.json
+    [[ -f $file ]] || die "no scenario $file"
+    check "$name" "$file"
+    # A what-if (a `compare` field) is two runs, and Kafka is asked about both: the second is the
+    # scenario `purgatory apply` prints, checked as NAME.b.
+    if node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).compare ? 0 : 1)' "$file"; then
+        target/release/purgatory apply "$file" \
+            | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const o = JSON.parse(s); o.name += ".b"; console.log(JSON.stringify(o, null, 2)); })' \
+            > "$work/$name.b.json"
+        check "$name.b" "$work/$name.b.json"
     fi
 done
 printf '%s\n' "${lines[@]}" > "$work/verdicts.jsonl"

@@ -1,9 +1,11 @@
 // The Kafka check's report: a table on stdout, and (unless told --no-report) docs/kafka-check.md
 // for people and docs/kafka-check.json for the page's mark (www/kafka-check.js), from the verdict
-// lines of scripts/kafka-compare.mjs (one JSON object per scenario).
+// lines of scripts/kafka-compare.mjs (one JSON object per scenario). --merge replaces only these
+// scenarios' rows and sections in the report there is, and says so in its header, so that a few
+// scenarios can be checked again without replaying the other thirty.
 //
-//   node scripts/kafka-report.mjs VERDICTS.jsonl KAFKA_VERSION COMMAND WALL_SECONDS [--no-report]
-import { readFileSync, writeFileSync } from 'node:fs';
+//   node scripts/kafka-report.mjs VERDICTS.jsonl KAFKA_VERSION COMMAND WALL_SECONDS [--no-report | --merge]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const [file, version, command, seconds, flag] = process.argv.slice(2);
 const verdicts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -47,7 +49,57 @@ function phaseLine(v) {
   });
   return runs.length ? `${v.verdict === 'agree' ? 'Agrees at' : 'Compared at'} Kafka's own ISR-check beats, the model run at each: ${runs.join('; ')}.` : '';
 }
-const md = [
+// A heading's anchor as scripts/markdown-page.mjs (and GitHub) make it: `w01-x.b` is #w01-xb.
+const anchor = (name) => name.toLowerCase().replace(/[^a-z0-9_-]/g, '');
+const row = (v) => { const c = counts(v); return `| [${v.scenario}](#${anchor(v.scenario)}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree} |`; };
+// A what-if's second run (kafka-check.sh checks NAME.b) says what it is.
+const secondRun = (name) => name.endsWith('.b')
+  ? [`The what-if's second run of [${name.slice(0, -2)}](#${anchor(name.slice(0, -2))}): the scenario \`purgatory apply scenarios/${name.slice(0, -2)}.json\` prints, replayed on Kafka as its own.\n`]
+  : [];
+const sectionOf = (v) => [
+  `## ${v.scenario}`,
+  '',
+  ...secondRun(v.scenario),
+  v.reason ? `${v.reason}\n` : '',
+  `${phaseLine(v)}\n`,
+  '| field | model | Kafka (each run) | verdict |',
+  '|---|---|---|---|',
+  ...rowsOf(v),
+  '',
+  ...[...new Set(v.fields.filter((f) => f.reason).map((f) => f.reason))].map((r) => `- Explained (${v.fields.filter((f) => f.reason === r).length} fields): ${r}\n`),
+].join('\n');
+const mdFile = new URL('../docs/kafka-check.md', import.meta.url);
+const jsonFile = new URL('../docs/kafka-check.json', import.meta.url);
+const merging = flag === '--merge' && existsSync(mdFile);
+// The report there is, by scenario: its table row and its section (merging only).
+const before = { head: '', rows: new Map(), sections: new Map() };
+if (merging) {
+  const text = readFileSync(mdFile, 'utf8');
+  const [head, ...sections] = text.split(/^## /m);
+  before.head = head.slice(0, head.indexOf('| scenario | verdict |')).trimEnd();
+  for (const line of head.split('\n')) {
+    const name = /^\| \[([^\]]+)\]\(#/.exec(line)?.[1];
+    if (name) before.rows.set(name, line);
+  }
+  for (const section of sections) before.sections.set(section.slice(0, section.indexOf('\n')).trim(), `## ${section.trimEnd()}\n`);
+}
+const md = merging ? [
+  before.head,
+  '',
+  `Checked again and merged in on ${date}: ${verdicts.map((v) => v.scenario).join(', ')}, by \`${command}\` (${seconds} s of wall time).${process.env.KAFKA_CHECK_NOTE ? ` ${process.env.KAFKA_CHECK_NOTE}` : ''}`,
+  '',
+  '| scenario | verdict | agree / noise / explained / disagree |',
+  '|---|---|---|',
+  ...[...new Set([...before.rows.keys(), ...verdicts.map((v) => v.scenario)])].sort().map((name) => {
+    const v = verdicts.find((x) => x.scenario === name);
+    return v ? row(v) : before.rows.get(name);
+  }),
+  '',
+  ...[...new Set([...before.sections.keys(), ...verdicts.map((v) => v.scenario)])].sort().map((name) => {
+    const v = verdicts.find((x) => x.scenario === name);
+    return v ? sectionOf(v) : before.sections.get(name);
+  }),
+].join('\n') : [
   '# Checked against Apache Kafka',
   '',
   `Apache Kafka ${version} (KRaft: one controller, the scenario's brokers, from Maven Central's jars), ${date}.`,
@@ -70,34 +122,26 @@ const md = [
   '',
   '| scenario | verdict | agree / noise / explained / disagree |',
   '|---|---|---|',
-  ...verdicts.map((v) => { const c = counts(v); return `| [${v.scenario}](#${v.scenario}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree} |`; }),
+  ...verdicts.map(row),
   '',
-  ...verdicts.flatMap((v) => [
-    `## ${v.scenario}`,
-    '',
-    v.reason ? `${v.reason}\n` : '',
-    `${phaseLine(v)}\n`,
-    '| field | model | Kafka (each run) | verdict |',
-    '|---|---|---|---|',
-    ...rowsOf(v),
-    '',
-    ...[...new Set(v.fields.filter((f) => f.reason).map((f) => f.reason))].map((r) => `- Explained (${v.fields.filter((f) => f.reason === r).length} fields): ${r}\n`),
-  ]),
+  ...verdicts.map(sectionOf),
 ].join('\n');
-writeFileSync(new URL('../docs/kafka-check.md', import.meta.url), md);
+writeFileSync(mdFile, md);
 const brief = (f) => `${f.field}: model ${show(f.model)}, Kafka ${f.kafka.map(show).join(' / ')}`;
+const kept = merging ? JSON.parse(readFileSync(jsonFile, 'utf8')) : null;
 const page = {
   kafka_version: version,
-  date,
-  scenarios: Object.fromEntries(verdicts.filter((v) => v.runs > 0).map((v) => [v.scenario, {
+  date: kept?.date ?? date,
+  scenarios: Object.fromEntries([...Object.entries(kept?.scenarios ?? {}), ...verdicts.filter((v) => v.runs > 0).map((v) => [v.scenario, {
     verdict: v.verdict,
+    ...(merging ? { date } : {}),
     ...(v.reason ? { reason: v.reason } : {}),
     runs: v.runs,
     fields: v.fields.length,
     disagree: v.fields.filter((f) => f.verdict === 'disagree').slice(0, 3).map(brief),
     explained_count: v.fields.filter((f) => f.verdict === 'explained').length,
     explained: v.fields.filter((f) => f.verdict === 'explained').slice(0, 2).map(brief),
-  }])),
+  }])].sort(([a], [b]) => (a < b ? -1 : 1))),
 };
-writeFileSync(new URL('../docs/kafka-check.json', import.meta.url), `${JSON.stringify(page, null, 1)}\n`);
+writeFileSync(jsonFile, `${JSON.stringify(page, null, 1)}\n`);
 console.log(`\nwrote docs/kafka-check.md (${verdicts.length} scenarios, ${seconds} s)`);

@@ -11,9 +11,27 @@ let CHECK = null;
 let loading = null;
 const load = () => (loading ??= import('../docs/kafka-check.json').then((m) => { CHECK = m.default; }));
 
-/** The check's record of a curated scenario, or null (null too until the record has loaded). */
+// The worse of two verdicts, for a what-if's two runs.
+const RANK = ['agree', 'explained', 'noise', 'could-not-drive', 'disagree'];
+
+/**
+ * The check's record of a curated scenario, or null (null too until the record has loaded). A
+ * what-if's second run is checked as NAME.b: its mark speaks for both runs, the worse verdict.
+ */
 export function kafkaCheckOf(name) {
-  return (name && CHECK?.scenarios[name]) || null;
+  const a = (name && CHECK?.scenarios[name]) || null;
+  const b = a && CHECK.scenarios[`${name}.b`];
+  if (!b) return a;
+  return {
+    verdict: RANK[Math.max(RANK.indexOf(a.verdict), RANK.indexOf(b.verdict))],
+    reason: a.reason ?? b.reason,
+    runs: a.runs + b.runs,
+    date: a.date ?? b.date,
+    fields: a.fields + b.fields,
+    disagree: [...a.disagree, ...b.disagree],
+    explained_count: (a.explained_count ?? 0) + (b.explained_count ?? 0),
+    explained: [...(a.explained ?? []), ...(b.explained ?? [])],
+  };
 }
 
 /**
