@@ -15,29 +15,6 @@ const TWIN_VIEWS = ['narration', 'cluster', 'purgatory', 'wheel', 'responses'];
 /** At most this many `advance` calls bring the second run to the first one's instant. */
 const MAX_FOLLOW_CALLS = 64;
 
-/** The settings the form offers, with the change text each value makes. */
-export const CHANGES = {
-  acks: { text: (v) => `acks=${v}` },
-  'min.insync.replicas': { text: (v) => `min.insync.replicas=${v}` },
-  'replica.lag.time.max.ms': { text: (v) => `replica.lag.time.max.ms=${v}` },
-  timeout_ms: { text: (v) => `timeout_ms=${v}` },
-  at_ms: { text: (v, i) => `actions[${i}].at_ms=${v}`, action: true },
-  removed: { text: (_, i) => `actions[${i}]=removed`, action: true, noValue: true },
-};
-
-/**
- * A third of the run's replica.lag.time.max.ms, the what-if the form offers first, and long
- * enough that the run's ISR-check phase still falls inside the shorter check period (half of it):
- * a scenario that places its check at 7,300 ms cannot run with a lag time of 10,000.
- */
-export function shorterLagTime(config, app) {
-  const lag = Math.max(1000, Math.round((config.replica_lag_time_max_ms ?? 30000) / 3));
-  const text = app.guard(() => app.sim.exportSession(false));
-  const phase = text ? JSON.parse(text).phases?.isr_check_ms ?? 0 : 0;
-  const latest = Math.max(0, ...[phase].flat());
-  return Math.max(lag, Math.ceil((2 * (latest + 1)) / 1000) * 1000);
-}
-
 export class Comparison {
   /** @param {import('./app.js').PlaygroundApp} app the first run's playground */
   constructor(app) {

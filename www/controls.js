@@ -7,7 +7,7 @@ import { legendHtml } from './legend.js';
 import { fragmentFor, readSessionFile, download } from './share.js';
 import { pictureOf } from './picture.js';
 import { renderKafkaMark } from './kafka-check.js';
-import { CHANGES, shorterLagTime } from './compare.js';
+import { fillCompareForm, submitCompareForm } from './compare-form.js';
 import { html, render, renderAdjacent } from './html.js';
 import { errorWords } from './error-words.js';
 import { fullPage } from 'bundle-files';
@@ -182,42 +182,11 @@ export class Controls {
    */
   fillCompare({ keepAction = false } = {}) {
     const form = this.$('.compare-form');
-    if (!form || !this.app.sim) return;
-    const { tr } = this.app;
-    const what = form.elements.what.value;
-    const change = CHANGES[what];
-    const actions = this.app.guard(() => this.app.sim.actions()) ?? [];
-    const pick = form.elements.action;
-    if (!keepAction) {
-      render(pick, html`${actions.map((a, i) => html`<option value="${i}">actions[${i}] · ${tr.num(a.at_ms)} ms · ${actionWords(a, tr)}</option>`)}`);
-    }
-    form.querySelector('.c-action').hidden = !change.action;
-    form.querySelector('.c-value').hidden = !!change.noValue;
-    const setup = this.app.guard(() => this.app.sim.setup()) ?? { config: {} };
-    const config = setup.config ?? {};
-    const main = actions.find((a) => a.action === 'produce');
-    const chosen = actions[Number(pick.value)];
-    const value = {
-      acks: main && (main.acks === -1 || main.acks === 'all') ? '1' : 'all',
-      'min.insync.replicas': (config.min_insync_replicas ?? 1) === 1 ? '2' : '1',
-      'replica.lag.time.max.ms': String(shorterLagTime(config, this.app)),
-      timeout_ms: '5000',
-      at_ms: chosen ? String(chosen.at_ms + 5000) : '',
-      removed: '',
-    }[what];
-    form.elements.value.value = value;
-    this.$('.compare-error').textContent = actions.length || !change.action ? '' : tr.t('whatIf.noActions');
+    if (form && this.app.sim) fillCompareForm(form, this.$('.compare-error'), this.app, { keepAction });
   }
 
   async compare() {
-    const form = this.$('.compare-form');
-    const what = form.elements.what.value;
-    const text = CHANGES[what].text(form.elements.value.value.trim(), form.elements.action.value);
-    const error = await this.app.comparison.start(text);
-    // A scenario the change makes invalid says so naming the change itself ("with acks=1: …").
-    const named = error?.startsWith(this.app.tr.t('err.with', { change: text, error: '' }));
-    this.$('.compare-error').textContent = !error ? '' : named ? error : this.app.tr.t('whatIf.refused', { change: text, error });
-    if (!error) {
+    if (await submitCompareForm(this.$('.compare-form'), this.$('.compare-error'), this.app)) {
       this.closeMenus({ refocus: true });
       this.app.$('.compare')?.scrollIntoView?.({ block: 'nearest' });
     }
@@ -575,19 +544,6 @@ export class Controls {
 
   hideEnd() {
     this.$('.notices')?.querySelector('[data-testid="scenario-end"]')?.remove();
-  }
-}
-
-/** An action in a few words, for the compare form's list. */
-function actionWords(a, tr) {
-  switch (a.action) {
-    case 'produce': return `${a.id} (acks=${a.acks === -1 ? 'all' : a.acks})`;
-    case 'pause_follower': return tr.t('action.pause', { broker: a.broker });
-    case 'resume_follower': return tr.t('action.resume', { broker: a.broker });
-    case 'crash_broker': return tr.t('action.crash', { broker: a.broker });
-    case 'restart_broker': return tr.t('action.restart', { broker: a.broker });
-    case 'elect_leader': return tr.t('action.elect', { broker: a.broker, partition: `${a.topic}-${a.partition}` });
-    default: return a.action;
   }
 }
 

@@ -4,7 +4,7 @@
 // keep the page's test ids.
 import { SETUP_FIELDS, NOTED_FIELDS } from './setup-form.js';
 import { html, join } from './html.js';
-import { CHANGES } from './compare.js';
+import { CHANGES } from './compare-form.js';
 import { LANGUAGES } from './i18n.js';
 
 /** Every view, in the order the page lays them out. */
