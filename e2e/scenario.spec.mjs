@@ -192,7 +192,7 @@ export default async function scenarioSpec(ctx) {
   await page.evaluate((h) => { location.hash = h; }, `scenario=${w01}`);
   await page.waitForFunction((name) => { const el = document.querySelector('purgatory-playground'); return el.app?.source?.curated === name && !el.shadowRoot.querySelector('[data-testid="kafka-mark"]').hidden; }, w01, { timeout: 10000 });
   const both = await mark();
-  ctx.assert(both.text.includes(`(${record[w01].runs + record[`${w01}.b`].runs} runs`) && both.href.endsWith(`#${w01}`), `w01's mark counts the runs of both: ${JSON.stringify(both)}`);
+  ctx.assert(both.text.includes(`(${record[w01].runs + record[`${w01}.b`].runs} runs of A and B`) && both.href.endsWith(`#${w01}`), `w01's mark counts the runs of both: ${JSON.stringify(both)}`);
 
   // What the page says at a link's instant matches Kafka (and each event is told once).
   const said = async (fragment) => {

@@ -23,6 +23,7 @@ export function kafkaCheckOf(name) {
   const b = a && CHECK.scenarios[`${name}.b`];
   if (!b) return a;
   return {
+    both: true,
     verdict: RANK[Math.max(RANK.indexOf(a.verdict), RANK.indexOf(b.verdict))],
     reason: a.reason ?? b.reason,
     runs: a.runs + b.runs,
@@ -55,7 +56,7 @@ export async function renderKafkaMark(el, name, { link, tr }) {
     return;
   }
   const kafka = tr.t('kafkaCheck.kafka', { version: CHECK.kafka_version });
-  const runs = tr.t('kafkaCheck.runs', { count: String(found.runs), date: found.date ?? CHECK.date });
+  const runs = tr.t(found.both ? 'kafkaCheck.runsBoth' : 'kafkaCheck.runs', { count: String(found.runs), date: found.date ?? CHECK.date });
   const n = found.explained_count ?? found.explained?.length ?? 0;
   const list = `${found.explained?.join('; ')}${n > found.explained?.length ? '; …' : ''}`;
   const explained = n ? tr.t('kafkaCheck.explained', { count: String(n), list }) : '';

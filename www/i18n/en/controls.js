@@ -150,6 +150,7 @@ export default {
   // The Kafka check's mark (kafka-check.js); the record's differences and reasons stay as written.
   'kafkaCheck.kafka': 'Apache Kafka {version}',
   'kafkaCheck.runs': { one: '{count} run, {date}', other: '{count} runs, {date}' },
+  'kafkaCheck.runsBoth': '{count} runs of A and B, {date}',
   'kafkaCheck.explained': {
     one: '; {count} difference traced to the model\'s simplifications or the driver\'s limits ({list})',
     other: '; {count} differences traced to the model\'s simplifications or the driver\'s limits ({list})',

@@ -146,6 +146,7 @@ export default {
   // Kafka 对照检查的标记（kafka-check.js）；检查记录里的差异和原因保持原样。
   'kafkaCheck.kafka': 'Apache Kafka {version}',
   'kafkaCheck.runs': { other: '{count} 次运行，{date}' },
+  'kafkaCheck.runsBoth': 'A 与 B 共 {count} 次运行，{date}',
   'kafkaCheck.explained': {
     other: '；有 {count} 处差异可归因于模型的简化或测试驱动的局限（{list}）',
   },
