@@ -193,6 +193,10 @@ export default async function scenarioSpec(ctx) {
   await page.waitForFunction((name) => { const el = document.querySelector('purgatory-playground'); return el.app?.source?.curated === name && !el.shadowRoot.querySelector('[data-testid="kafka-mark"]').hidden; }, w01, { timeout: 10000 });
   const both = await mark();
   ctx.assert(both.text.includes(`(${record[w01].runs + record[`${w01}.b`].runs} runs of A and B`) && both.href.endsWith(`#${w01}`), `w01's mark counts the runs of both: ${JSON.stringify(both)}`);
+  // Without the second run beside it, the mark speaks for the first alone.
+  await onPlayground(page, (el) => el.shadowRoot.querySelector('[data-testid="compare-end"]').click());
+  const alone = await mark();
+  ctx.assert(alone.text.includes(`(${record[w01].runs} runs, `), `w01's mark, comparing stopped, counts its own runs: ${JSON.stringify(alone)}`);
 
   // What the page says at a link's instant matches Kafka (and each event is told once).
   const said = async (fragment) => {

@@ -19,8 +19,8 @@
 # (tools/kafka-check/KafkaCheck.java) and stops every process it started by its PID.
 # Prints a table and writes docs/kafka-check.md and docs/kafka-check.json (the page's marks), unless
 # --no-report (scripts/test.sh's subset); with --merge, only these scenarios' rows and sections are
-# replaced in the report there is. A what-if scenario (one with a `compare` field, w01-w03) is
-# checked twice over: as written, and its second run as `purgatory apply` prints it, named NAME.b.
+# replaced in the report there is. A what-if scenario (one with a `compare` field) is checked
+# twice over: as written, and its second run as `purgatory apply` prints it, named NAME.b.
 # Exits 1 when any scenario disagrees.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -66,7 +66,7 @@ lines=()
 check() {
     local name=$1 file=$2
     target/release/purgatory run "$file" > "$work/$name.model.json"
-    local outs=() todo=$runs i t0 aligned line
+    local outs=() todo=$runs i t0 aligned line out
     if [[ -n $compare_only ]]; then
         for out in "$work/$name".kafka*.json; do [[ -f $out ]] && outs+=("$out"); done
         todo=0
@@ -102,10 +102,13 @@ for name in "${names[@]}"; do
     # A what-if (a `compare` field) is two runs, and Kafka is asked about both: the second is the
     # scenario `purgatory apply` prints, checked as NAME.b.
     if node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).compare ? 0 : 1)' "$file"; then
-        target/release/purgatory apply "$file" \
+        if target/release/purgatory apply "$file" \
             | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const o = JSON.parse(s); o.name += ".b"; console.log(JSON.stringify(o, null, 2)); })' \
-            > "$work/$name.b.json"
-        check "$name.b" "$work/$name.b.json"
+            > "$work/$name.b.json"; then
+            check "$name.b" "$work/$name.b.json"
+        else
+            lines+=("{\"scenario\":\"$name.b\",\"verdict\":\"disagree\",\"runs\":0,\"fields\":[],\"reason\":\"purgatory apply could not write the second run (its error is above)\"}")
+        fi
     fi
 done
 printf '%s\n' "${lines[@]}" > "$work/verdicts.jsonl"

@@ -1,11 +1,13 @@
 // The Kafka check's report: a table on stdout, and (unless told --no-report) docs/kafka-check.md
 // for people and docs/kafka-check.json for the page's mark (www/kafka-check.js), from the verdict
-// lines of scripts/kafka-compare.mjs (one JSON object per scenario). --merge replaces only these
-// scenarios' rows and sections in the report there is, and says so in its header, so that a few
-// scenarios can be checked again without replaying the other thirty.
+// lines of scripts/kafka-compare.mjs (one JSON object per scenario checked, a what-if's second run
+// as one of its own). --merge replaces only these scenarios' rows, sections and marks in the
+// report there is (of the same Kafka version), and says so in its header, so that a few scenarios
+// can be checked again without replaying all the others.
 //
 //   node scripts/kafka-report.mjs VERDICTS.jsonl KAFKA_VERSION COMMAND WALL_SECONDS [--no-report | --merge]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { anchorOf } from './markdown-page.mjs';
 
 const [file, version, command, seconds, flag] = process.argv.slice(2);
 const verdicts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -49,61 +51,81 @@ function phaseLine(v) {
   });
   return runs.length ? `${v.verdict === 'agree' ? 'Agrees at' : 'Compared at'} Kafka's own ISR-check beats, the model run at each: ${runs.join('; ')}.` : '';
 }
-// A heading's anchor as scripts/markdown-page.mjs (and GitHub) make it: `w01-x.b` is #w01-xb.
-const anchor = (name) => name.toLowerCase().replace(/[^a-z0-9_-]/g, '');
-const row = (v) => { const c = counts(v); return `| [${v.scenario}](#${anchor(v.scenario)}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree} |`; };
+const row = (v) => { const c = counts(v); return `| [${v.scenario}](#${anchorOf(v.scenario)}) | ${v.verdict} | ${c.agree} / ${c.noise} / ${c.explained} / ${c.disagree} |`; };
 // A what-if's second run (kafka-check.sh checks NAME.b) says what it is.
-const secondRun = (name) => name.endsWith('.b')
-  ? [`The what-if's second run of [${name.slice(0, -2)}](#${anchor(name.slice(0, -2))}): the scenario \`purgatory apply scenarios/${name.slice(0, -2)}.json\` prints, replayed on Kafka as its own.\n`]
-  : [];
+const secondRun = (name) => {
+  const first = name.slice(0, -2);
+  return `The what-if's second run of [${first}](#${anchorOf(first)}): the scenario \`purgatory apply scenarios/${first}.json\` prints, replayed on Kafka as its own.\n`;
+};
 const sectionOf = (v) => [
   `## ${v.scenario}`,
   '',
-  ...secondRun(v.scenario),
-  v.reason ? `${v.reason}\n` : '',
+  v.scenario.endsWith('.b') ? secondRun(v.scenario) : null,
+  v.reason ? `${v.reason}\n` : null,
   `${phaseLine(v)}\n`,
   '| field | model | Kafka (each run) | verdict |',
   '|---|---|---|---|',
   ...rowsOf(v),
   '',
   ...[...new Set(v.fields.filter((f) => f.reason).map((f) => f.reason))].map((r) => `- Explained (${v.fields.filter((f) => f.reason === r).length} fields): ${r}\n`),
-].join('\n');
+].filter((line) => line != null).join('\n');
+const brief = (f) => `${f.field}: model ${show(f.model)}, Kafka ${f.kafka.map(show).join(' / ')}`;
+/** A what-if's change, as its file writes it (which is how the model writes it). */
+const changeOf = (name) => JSON.parse(readFileSync(new URL(`../scenarios/${name}.json`, import.meta.url), 'utf8')).compare;
+/** A scenario's entry in docs/kafka-check.json, for the page's mark; a second run says its change. */
+const markOf = (v) => ({
+  verdict: v.verdict,
+  ...(v.scenario.endsWith('.b') ? { change: changeOf(v.scenario.slice(0, -2)) } : {}),
+  ...(merging ? { date } : {}),
+  ...(v.reason ? { reason: v.reason } : {}),
+  runs: v.runs,
+  fields: v.fields.length,
+  disagree: v.fields.filter((f) => f.verdict === 'disagree').slice(0, 3).map(brief),
+  explained_count: v.fields.filter((f) => f.verdict === 'explained').length,
+  explained: v.fields.filter((f) => f.verdict === 'explained').slice(0, 2).map(brief),
+});
+// Scenario order, a what-if's second run right after its first: `w01-x.b` before `w01-x-y`.
+const byName = (a, b) => { const key = (n) => [n.replace(/\.b$/, ''), n.endsWith('.b')]; const [ka, kb] = [key(a), key(b)]; return ka[0] < kb[0] ? -1 : ka[0] > kb[0] ? 1 : ka[1] - kb[1]; };
+
 const mdFile = new URL('../docs/kafka-check.md', import.meta.url);
 const jsonFile = new URL('../docs/kafka-check.json', import.meta.url);
-const merging = flag === '--merge' && existsSync(mdFile);
-// The report there is, by scenario: its table row and its section (merging only).
-const before = { head: '', rows: new Map(), sections: new Map() };
+const merging = flag === '--merge';
+// The report there is (merging only): its header, and by scenario its table row, its section and
+// its mark. Both files are read before either is written.
+const before = { head: '', rows: new Map(), sections: new Map(), marks: {} };
 if (merging) {
-  const text = readFileSync(mdFile, 'utf8');
-  const [head, ...sections] = text.split(/^## /m);
-  before.head = head.slice(0, head.indexOf('| scenario | verdict |')).trimEnd();
+  if (!existsSync(mdFile) || !existsSync(jsonFile)) throw new Error('--merge: no report to merge into (docs/kafka-check.md and .json); run without --merge');
+  const kept = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  if (kept.kafka_version !== version) throw new Error(`--merge: the report is of Kafka ${kept.kafka_version}, this run of ${version}: check every scenario again without --merge`);
+  before.marks = kept;
+  const [head, ...sections] = readFileSync(mdFile, 'utf8').split(/^## /m);
+  const table = head.indexOf('| scenario | verdict |');
+  if (table < 0) throw new Error('--merge: docs/kafka-check.md has no table of scenarios');
+  before.head = head.slice(0, table).trimEnd();
   for (const line of head.split('\n')) {
     const name = /^\| \[([^\]]+)\]\(#/.exec(line)?.[1];
     if (name) before.rows.set(name, line);
   }
   for (const section of sections) before.sections.set(section.slice(0, section.indexOf('\n')).trim(), `## ${section.trimEnd()}\n`);
 }
+const fresh = new Map(verdicts.map((v) => [v.scenario, v]));
+const names = [...new Set([...before.rows.keys(), ...fresh.keys()])].sort(byName);
+const note = process.env.KAFKA_CHECK_NOTE ? ` ${process.env.KAFKA_CHECK_NOTE}` : '';
 const md = merging ? [
   before.head,
   '',
-  `Checked again and merged in on ${date}: ${verdicts.map((v) => v.scenario).join(', ')}, by \`${command}\` (${seconds} s of wall time).${process.env.KAFKA_CHECK_NOTE ? ` ${process.env.KAFKA_CHECK_NOTE}` : ''}`,
+  `Checked again and merged in on ${date}: ${[...fresh.keys()].join(', ')}, by \`${command}\` (${seconds} s of wall time).${note}`,
   '',
   '| scenario | verdict | agree / noise / explained / disagree |',
   '|---|---|---|',
-  ...[...new Set([...before.rows.keys(), ...verdicts.map((v) => v.scenario)])].sort().map((name) => {
-    const v = verdicts.find((x) => x.scenario === name);
-    return v ? row(v) : before.rows.get(name);
-  }),
+  ...names.map((name) => (fresh.has(name) ? row(fresh.get(name)) : before.rows.get(name))),
   '',
-  ...[...new Set([...before.sections.keys(), ...verdicts.map((v) => v.scenario)])].sort().map((name) => {
-    const v = verdicts.find((x) => x.scenario === name);
-    return v ? sectionOf(v) : before.sections.get(name);
-  }),
+  ...names.map((name) => (fresh.has(name) ? sectionOf(fresh.get(name)) : before.sections.get(name) ?? '')),
 ].join('\n') : [
   '# Checked against Apache Kafka',
   '',
   `Apache Kafka ${version} (KRaft: one controller, the scenario's brokers, from Maven Central's jars), ${date}.`,
-  `Command: \`${command}\`; ${seconds} s of wall time.${process.env.KAFKA_CHECK_NOTE ? ` ${process.env.KAFKA_CHECK_NOTE}` : ''}`,
+  `Command: \`${command}\`; ${seconds} s of wall time.${note}`,
   '',
   'Each scenario was replayed on a fresh cluster (tools/kafka-check/KafkaCheck.java) and compared',
   'field by field with the model (scripts/kafka-compare.mjs): error codes, base offsets, the final',
@@ -126,22 +148,17 @@ const md = merging ? [
   '',
   ...verdicts.map(sectionOf),
 ].join('\n');
-writeFileSync(mdFile, md);
-const brief = (f) => `${f.field}: model ${show(f.model)}, Kafka ${f.kafka.map(show).join(' / ')}`;
-const kept = merging ? JSON.parse(readFileSync(jsonFile, 'utf8')) : null;
+// A scenario checked again replaces its mark, or takes it away when Kafka could not be driven.
+const marks = { ...(before.marks.scenarios ?? {}) };
+for (const v of verdicts) {
+  if (v.runs > 0) marks[v.scenario] = markOf(v);
+  else delete marks[v.scenario];
+}
 const page = {
   kafka_version: version,
-  date: kept?.date ?? date,
-  scenarios: Object.fromEntries([...Object.entries(kept?.scenarios ?? {}), ...verdicts.filter((v) => v.runs > 0).map((v) => [v.scenario, {
-    verdict: v.verdict,
-    ...(merging ? { date } : {}),
-    ...(v.reason ? { reason: v.reason } : {}),
-    runs: v.runs,
-    fields: v.fields.length,
-    disagree: v.fields.filter((f) => f.verdict === 'disagree').slice(0, 3).map(brief),
-    explained_count: v.fields.filter((f) => f.verdict === 'explained').length,
-    explained: v.fields.filter((f) => f.verdict === 'explained').slice(0, 2).map(brief),
-  }])].sort(([a], [b]) => (a < b ? -1 : 1))),
+  date: before.marks.date ?? date,
+  scenarios: Object.fromEntries(Object.keys(marks).sort(byName).map((name) => [name, marks[name]])),
 };
+writeFileSync(mdFile, md);
 writeFileSync(jsonFile, `${JSON.stringify(page, null, 1)}\n`);
-console.log(`\nwrote docs/kafka-check.md (${verdicts.length} scenarios, ${seconds} s)`);
+console.log(`\nwrote docs/kafka-check.md (${names.length} scenarios, ${merging ? `${fresh.size} of them checked again, ` : ''}${seconds} s)`);

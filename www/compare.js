@@ -78,6 +78,7 @@ export class Comparison {
     this.draw();
     app.timeline?.invalidate({ now: true });
     app.refresh();
+    app.controls?.updateKafkaMark();
     app.emit('compare', { change: this.change, comparison: this.report });
     return null;
   }
@@ -94,6 +95,7 @@ export class Comparison {
     app.root.querySelector('.pp')?.classList.remove('comparing');
     if (app.sim) app.guard(() => app.sim.endCompare());
     app.timeline?.invalidate({ now: true });
+    app.controls?.updateKafkaMark();
     if (redraw && app.sim) app.refresh();
   }
 

@@ -484,13 +484,17 @@ export class Controls {
     this.applyBreakpoints();
   }
 
-  /** The Kafka check's word on the open scenario, while it is the curated one as written. */
+  /**
+   * The Kafka check's word on the open scenario, while it is the curated one as written (and on
+   * its second run too, while that is the one compared beside it).
+   */
   updateKafkaMark() {
     const app = this.app;
     const el = app.$('.kafka-mark');
-    if (!el) return;
+    if (!el || !app.sim) return;
     const own = app.sim.actions().some((a) => a.by_user);
-    renderKafkaMark(el, own ? null : app.curatedName, { link: app.opts.layout === 'page', tr: app.tr });
+    const comparing = app.comparison?.active ? app.comparison.change : null;
+    renderKafkaMark(el, own ? null : app.curatedName, { link: app.opts.layout === 'page', tr: app.tr, comparing });
   }
 
   updatePlay() {

@@ -16,22 +16,24 @@ const RANK = ['agree', 'explained', 'noise', 'could-not-drive', 'disagree'];
 
 /**
  * The check's record of a curated scenario, or null (null too until the record has loaded). A
- * what-if's second run is checked as NAME.b: its mark speaks for both runs, the worse verdict.
+ * what-if's second run is checked as NAME.b, with its change: while the page compares the
+ * scenario by that change (`comparing`), the mark speaks for both runs, the worse verdict.
  */
-export function kafkaCheckOf(name) {
+export function kafkaCheckOf(name, comparing = null) {
   const a = (name && CHECK?.scenarios[name]) || null;
   const b = a && CHECK.scenarios[`${name}.b`];
-  if (!b) return a;
+  if (!b || b.change !== comparing) return a;
+  const worse = RANK.indexOf(b.verdict) > RANK.indexOf(a.verdict) ? b : a;
   return {
     both: true,
-    verdict: RANK[Math.max(RANK.indexOf(a.verdict), RANK.indexOf(b.verdict))],
-    reason: a.reason ?? b.reason,
+    verdict: worse.verdict,
+    reason: worse.reason,
     runs: a.runs + b.runs,
     date: a.date ?? b.date,
     fields: a.fields + b.fields,
-    disagree: [...a.disagree, ...b.disagree],
+    disagree: [...a.disagree, ...b.disagree.map((d) => `B: ${d}`)],
     explained_count: (a.explained_count ?? 0) + (b.explained_count ?? 0),
-    explained: [...(a.explained ?? []), ...(b.explained ?? [])],
+    explained: [...(a.explained ?? []), ...(b.explained ?? []).map((d) => `B: ${d}`)],
   };
 }
 
@@ -42,14 +44,14 @@ export function kafkaCheckOf(name) {
  * as a page) in a new tab, so the session stays where it is; an embed, or the self-contained page
  * travelling alone, says it in its title.
  */
-export async function renderKafkaMark(el, name, { link, tr }) {
+export async function renderKafkaMark(el, name, { link, tr, comparing = null }) {
   if (name && !CHECK) {
     el.dataset.for = name;
     await load();
     if (el.dataset.for !== name) return; // another scenario opened meanwhile
   }
   el.dataset.for = name ?? '';
-  const found = kafkaCheckOf(name);
+  const found = kafkaCheckOf(name, comparing);
   el.hidden = !found;
   if (!found) {
     el.replaceChildren();
