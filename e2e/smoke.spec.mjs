@@ -33,6 +33,12 @@ export default async function smoke(ctx) {
   ctx.assert(focused === 'play', `closing the welcome by keyboard leaves the focus on the clock's Play: ${focused}`);
   await page.click('[data-testid="produce"]');
   ctx.assert(!/Try this/.test(await page.textContent('.notices')), 'and goes once an acks=all request is sent');
+  // A live run has no future: a click far right on the timeline stays where the run is, and says why.
+  const tl = await page.locator('[data-testid="timeline"]').boundingBox();
+  const before = await onPlayground(page, (el) => el.app.sim.extent().frontier_ms);
+  await page.mouse.click(tl.x + tl.width * 0.97, tl.y + tl.height / 2);
+  const after = await onPlayground(page, (el) => el.app.sim.nowMs);
+  ctx.assert(after <= before + 50 && /no future yet/.test(await page.textContent('.notices')), `a click past a live run's end stays at its end (${after} ms, computed to ${before}) and says why`);
   const again = await page.context().newPage();
   await again.goto(ctx.baseURL, { waitUntil: 'load' });
   await playgroundsReady(again);

@@ -97,8 +97,8 @@ export class Timeline {
       }
       dragging = true;
       el.setPointerCapture?.(ev.pointerId);
-      // A live session's run is computed as it plays: past the playhead there is nothing yet.
-      if (this.app.live && msAt(ev) > this.limitMs()) this.app.notice('hint', this.app.tr.t('timeline.liveFuture'));
+      // A live session's run is computed as it plays: past what it has played there is nothing yet.
+      if (this.app.sim.extent().live && msAt(ev) > this.limitMs()) this.app.notice('hint', this.app.tr.t('timeline.liveFuture'));
       seekTo(msAt(ev));
     });
     let pending = null;

@@ -3,7 +3,8 @@
 //! Lines on stderr when asked; `sweep` plays it at every phase of a beat; `compare` plays two runs
 //! (or one and a what-if change) and says where they part. [`USAGE`] is the whole interface.
 //!
-//! Exit status: 0 when the scenario ran, whatever its requests' outcomes; 3 (`compare` only) when
+//! Exit status: 0 when the scenario ran, whatever its requests' outcomes (`apply`: when it printed
+//! the changed scenario); 3 (`compare` only) when
 //! some request was answered differently in the two runs; 2 when a file is not a valid scenario
 //! (one line on stderr, nothing on stdout), cannot be read, or the command line is wrong; 1 when
 //! writing the output failed.
@@ -45,7 +46,8 @@ every request got in each (docs/scenario-format.md, \"Compare\").
 (without --change, its own `compare` field), without its story, as a scenario file to run, sweep
 or replay on its own.
 
-Exit status: 0 the scenario ran (compare: every request got the same answer in both runs);
+Exit status: 0 the scenario ran (compare: every request got the same answer in both runs;
+apply: the changed scenario was printed);
 3 (compare only) some request was answered differently; 2 a file is not a valid scenario, cannot
 be read, or the command line is wrong; 1 the output could not be written.";
 
@@ -129,15 +131,11 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
         "sweep" => parse_sweep_args(rest),
         "compare" => parse_compare_args(rest, "compare"),
         "apply" => match parse_compare_args(rest, "apply")? {
-            Command::Compare {
-                file,
-                other: None,
-                change,
-                json: false,
-            } => Ok(Command::Apply { file, change }),
             Command::Compare { json: true, .. } => {
                 Err("unknown option `--json`: apply prints a scenario file".to_string())
             }
+            // One file at most: parse_compare_args refuses a second for apply.
+            Command::Compare { file, change, .. } => Ok(Command::Apply { file, change }),
             _ => Err("apply takes one scenario file".to_string()),
         },
         "help" => Ok(Command::Help),
@@ -265,6 +263,8 @@ fn parse_compare_args(args: &[OsString], command: &str) -> Result<Command, Strin
     let mut files: Vec<PathBuf> = Vec::new();
     let mut change = None;
     let mut json = false;
+    // `apply` prints one scenario: the file's, changed.
+    let most = if command == "apply" { 1 } else { 2 };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy();
@@ -275,7 +275,8 @@ fn parse_compare_args(args: &[OsString], command: &str) -> Result<Command, Strin
                 change = Some(value.ok_or("--change takes a change, such as acks=1")?);
             }
             t if t.starts_with('-') && t.len() > 1 => return Err(format!("unknown option `{t}`")),
-            _ if files.len() < 2 => files.push(PathBuf::from(arg)),
+            _ if files.len() < most => files.push(PathBuf::from(arg)),
+            _ if most == 1 => return Err(format!("{command} takes one scenario file")),
             _ => {
                 return Err(format!(
                     "unexpected argument `{text}`: {command} takes one or two scenario files"
@@ -584,6 +585,10 @@ mod tests {
         );
         assert_eq!(
             parse(&["apply", "w.json", "v.json"]),
+            Err("apply takes one scenario file".to_string())
+        );
+        assert_eq!(
+            parse(&["apply", "w.json", "v.json", "--change", "acks=1"]),
             Err("apply takes one scenario file".to_string())
         );
         assert_eq!(
