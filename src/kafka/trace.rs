@@ -3,12 +3,44 @@
 //! check_and_complete(t-0) → p1 completed with NONE". The runner prints it as JSON Lines; the
 //! page narrates it.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use crate::kafka::controller::{AlterPartitionError, ElectionRefused};
 use crate::kafka::partition::{HwBound, LeaderHwChange};
 use crate::kafka::BrokerId;
 use crate::purgatory::{Completion, OpId};
+
+/// Kafka's label for a partition, `topic-partition`, as events carry it: one shared string per
+/// partition, made when the run is set up ([`TpNames`]), so that an event that names partitions
+/// (every fetch names each of its partitions) copies a pointer instead of formatting a name.
+pub type TpName = Rc<str>;
+
+/// Every partition's [`TpName`], by topic and partition; a copy of a run (a checkpoint) shares it.
+#[derive(Clone, Debug, Default)]
+pub struct TpNames(Rc<[Vec<TpName>]>);
+
+impl TpNames {
+    /// The names of `partitions[t]` partitions of each topic `names[t]`.
+    pub fn new<'a>(topics: impl IntoIterator<Item = (&'a str, u32)>) -> Self {
+        TpNames(
+            topics
+                .into_iter()
+                .map(|(name, partitions)| {
+                    (0..partitions)
+                        .map(|p| Rc::from(format!("{name}-{p}")))
+                        .collect()
+                })
+                .collect::<Vec<_>>()
+                .into(),
+        )
+    }
+
+    pub fn get(&self, topic: u32, partition: u32) -> TpName {
+        Rc::clone(&self.0[topic as usize][partition as usize])
+    }
+}
 
 /// An event's number in its run, from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -28,7 +60,7 @@ pub struct TraceEvent {
 /// A partition's part in a produce request or response.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartitionOutcome {
-    pub tp: String,
+    pub tp: TpName,
     pub error: &'static str,
     pub base_offset: i64,
 }
@@ -36,14 +68,14 @@ pub struct PartitionOutcome {
 /// A partition's part in a fetch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FetchPart {
-    pub tp: String,
+    pub tp: TpName,
     pub fetch_offset: u64,
 }
 
 /// A partition's part in a fetch response.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FetchDataPart {
-    pub tp: String,
+    pub tp: TpName,
     pub error: &'static str,
     pub records: u64,
     pub high_watermark: u64,
@@ -65,7 +97,7 @@ pub struct Gauges {
 /// A DelayedProduce partition status, as created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProduceStatusPart {
-    pub tp: String,
+    pub tp: TpName,
     pub required_offset: u64,
     pub error: &'static str,
     pub acks_pending: bool,
@@ -80,7 +112,7 @@ pub enum Event {
         broker: BrokerId,
         acks: i64,
         timeout_ms: u64,
-        partitions: Vec<(String, u64)>,
+        partitions: Vec<(TpName, u64)>,
     },
     FollowerPaused {
         broker: BrokerId,
@@ -106,13 +138,13 @@ pub enum Event {
     ProducePartitionRejected {
         request: String,
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         error: &'static str,
         reason: String,
     },
     RecordsAppended {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         request: Option<String>,
         base_offset: u64,
         last_offset: u64,
@@ -138,7 +170,7 @@ pub enum Event {
         broker: BrokerId,
         purgatory: &'static str,
         op: OpId,
-        keys: Vec<String>,
+        keys: Vec<TpName>,
         estimated_total_operations: u64,
         #[serde(flatten)]
         gauges: Gauges,
@@ -152,7 +184,7 @@ pub enum Event {
     CheckAndComplete {
         broker: BrokerId,
         purgatory: &'static str,
-        key: String,
+        key: TpName,
         completed: usize,
         still_watched: usize,
         #[serde(flatten)]
@@ -173,7 +205,7 @@ pub enum Event {
         purgatory: &'static str,
         op: OpId,
         request: Option<String>,
-        expired_partitions: Vec<String>,
+        expired_partitions: Vec<TpName>,
         #[serde(flatten)]
         gauges: Gauges,
     },
@@ -187,7 +219,7 @@ pub enum Event {
     /// leader's log does not hold: lost (the old leader truncates them when it follows again).
     AcknowledgedRecordsLost {
         request: String,
-        tp: String,
+        tp: TpName,
         first_offset: u64,
         last_offset: u64,
         acks: i64,
@@ -229,7 +261,7 @@ pub enum Event {
     FollowerStateUpdated {
         leader: BrokerId,
         follower: BrokerId,
-        tp: String,
+        tp: TpName,
         previous_log_end_offset: Option<u64>,
         log_end_offset: u64,
         /// `None`: never caught up (see `ReplicaState::last_caught_up_time_ms`).
@@ -237,7 +269,7 @@ pub enum Event {
     },
     HighWatermarkAdvanced {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         from: u64,
         to: u64,
         bound: HwBound,
@@ -245,7 +277,7 @@ pub enum Event {
     /// A follower's progress did not move the HW; `bound` says what holds it.
     HighWatermarkHeld {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         high_watermark: u64,
         bound: HwBound,
     },
@@ -275,7 +307,7 @@ pub enum Event {
     },
     LogTruncated {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         from: u64,
         to: u64,
     },
@@ -283,25 +315,25 @@ pub enum Event {
     // --- ISR and leadership --------------------------------------------------------------
     IsrShrinkProposed {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         out_of_sync: Vec<BrokerId>,
         proposed_isr: Vec<BrokerId>,
     },
     IsrExpandProposed {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         replica: BrokerId,
         proposed_isr: Vec<BrokerId>,
     },
     IsrChangeCommitted {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
         partition_epoch: u32,
     },
     IsrChangeRejected {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         error: AlterPartitionError,
     },
     BrokerFenced {
@@ -320,33 +352,33 @@ pub enum Event {
     },
     /// The controller changed a partition record.
     PartitionChanged {
-        tp: String,
+        tp: TpName,
         leader: Option<BrokerId>,
         leader_epoch: u32,
         isr: Vec<BrokerId>,
         partition_epoch: u32,
     },
     LeaderElectionRefused {
-        tp: String,
+        tp: TpName,
         broker: BrokerId,
         reason: ElectionRefused,
     },
     BecameLeader {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         leader_epoch: u32,
         isr: Vec<BrokerId>,
         leader_epoch_start_offset: u64,
     },
     BecameFollower {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         leader: Option<BrokerId>,
         leader_epoch: u32,
     },
     IsrUpdated {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
         partition_epoch: u32,
     },

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::history::History;
 use super::words::{Field, Words};
-use crate::kafka::trace::{Event, TraceEvent};
+use crate::kafka::trace::{Event, TpName, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::scenario::read::{check_fields, integer, object, string, IntRange, Read};
 use crate::scenario::{Path, ScenarioError};
@@ -137,7 +137,7 @@ pub enum HitSays {
         request: Option<String>,
     },
     Committed {
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
     },
     Purged {
@@ -146,17 +146,17 @@ pub enum HitSays {
     },
     /// The ISR fell below min.insync.replicas.
     BelowMin {
-        tp: String,
+        tp: TpName,
         size: usize,
         min: usize,
     },
     /// The partition's leader changed (`None`: no leader).
     Leader {
-        tp: String,
+        tp: TpName,
         leader: Option<BrokerId>,
     },
     Stalled {
-        tp: String,
+        tp: TpName,
         waited_ms: u64,
     },
 }
@@ -217,7 +217,7 @@ impl Serialize for HitSays {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stall {
     pub deadline_ms: u64,
-    tp: String,
+    tp: TpName,
     since_ms: u64,
 }
 
@@ -225,9 +225,9 @@ pub struct Stall {
 pub struct Breakpoints {
     pub spec: BreakpointSpec,
     /// Per partition, at the controller, as the playhead knows it.
-    partitions: BTreeMap<String, Seen>,
+    partitions: BTreeMap<TpName, Seen>,
     /// Stalls that already fired: `(partition, since)` (a person sees each one, so there are few).
-    stalls_fired: Vec<(String, u64)>,
+    stalls_fired: Vec<(TpName, u64)>,
 }
 
 /// A partition as the breakpoints follow it.
@@ -389,7 +389,7 @@ impl Breakpoints {
     pub fn next_stall(&self, sim: &Simulation, history: &History) -> Option<Stall> {
         let stall_ms = self.spec.hw_stalled_ms?;
         let now = sim.now_ms();
-        let mut oldest: BTreeMap<String, u64> = BTreeMap::new();
+        let mut oldest: BTreeMap<TpName, u64> = BTreeMap::new();
         for broker in sim.brokers().iter().filter(|b| b.running) {
             for (_, op) in broker.produce_purgatory.waiting() {
                 for status in op.partitions.iter().filter(|s| s.acks_pending) {

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 pub use super::says::Says;
 
-use crate::kafka::trace::{Event, Gauges, TraceEvent, TraceHash};
+use crate::kafka::trace::{Event, Gauges, TpName, TraceEvent, TraceHash};
 use crate::kafka::BrokerId;
 use crate::sim::Simulation;
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ pub struct Derived {
     gauges: Vec<Gauges>,
     expired: u64,
     /// Per partition (by name): assignment size and committed ISR size, at the controller.
-    partitions: BTreeMap<String, (usize, usize)>,
+    partitions: BTreeMap<TpName, (usize, usize)>,
     min_insync_replicas: usize,
 }
 
@@ -191,7 +191,7 @@ pub struct History {
     markers_dropped: u64,
     series: Vec<Series>,
     /// When each partition's HW moved, at its leader, in time order.
-    hw_moves: BTreeMap<String, Vec<u64>>,
+    hw_moves: BTreeMap<TpName, Vec<u64>>,
     scratch: Vec<u8>,
 }
 

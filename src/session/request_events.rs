@@ -5,7 +5,7 @@
 //! any request at any instant, however long ago it was sent.
 
 use super::Session;
-use crate::kafka::trace::{Event, TraceEvent};
+use crate::kafka::trace::{Event, TpName, TraceEvent};
 use crate::kafka::BrokerId;
 use crate::purgatory::OpId;
 use crate::sim::action::Action;
@@ -43,7 +43,7 @@ struct Story<'a> {
     events: Vec<TraceEvent>,
     broker: Option<BrokerId>,
     op: Option<OpId>,
-    keys: Vec<String>,
+    keys: Vec<TpName>,
     waiting: bool,
     finished: bool,
 }
@@ -124,7 +124,7 @@ impl<'a> Story<'a> {
             return true;
         }
         let mine = |broker: &BrokerId| Some(*broker) == self.broker;
-        let my_key = |tp: &String| self.keys.contains(tp);
+        let my_key = |tp: &TpName| self.keys.contains(tp);
         match &e.event {
             Event::OperationWatched { broker, op, .. } | Event::TimerAdded { broker, op, .. } => {
                 mine(broker) && Some(*op) == self.op

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::words::{Field, Words};
+use crate::kafka::trace::TpName;
 use crate::kafka::BrokerId;
 
 /// What a marker says: the fields of its sentence, which the page words in the reader's language
@@ -26,26 +27,26 @@ pub enum Says {
     },
     Expired {
         request: String,
-        partitions: Vec<String>,
+        partitions: Vec<TpName>,
     },
     Hw {
-        tp: String,
+        tp: TpName,
         from: u64,
         to: u64,
         leader: BrokerId,
     },
     Shrink {
         leader: BrokerId,
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
     },
     Expand {
         leader: BrokerId,
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
     },
     Committed {
-        tp: String,
+        tp: TpName,
         isr: Vec<BrokerId>,
     },
     Fenced {
@@ -57,14 +58,14 @@ pub enum Says {
     /// Acknowledged offsets a new leader's log lacks.
     Lost {
         request: String,
-        tp: String,
+        tp: TpName,
         first_offset: u64,
         last_offset: u64,
         leader: BrokerId,
     },
     Leader {
         broker: BrokerId,
-        tp: String,
+        tp: TpName,
         epoch: u32,
     },
     Purged {
@@ -130,7 +131,7 @@ impl Says {
                 "expired",
                 vec![
                     ("request", Text(request)),
-                    ("partitions", Texts(partitions)),
+                    ("partitions", Partitions(partitions)),
                 ],
             ),
             Says::Hw {

@@ -7,6 +7,7 @@
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::kafka::trace::TpName;
 use crate::kafka::BrokerId;
 
 /// One field of a sentence.
@@ -17,7 +18,7 @@ pub(crate) enum Field<'a> {
     /// A broker, or `null` for none.
     Broker(Option<BrokerId>),
     Brokers(&'a [BrokerId]),
-    Texts(&'a [String]),
+    Partitions(&'a [TpName]),
     Null,
 }
 
@@ -30,7 +31,7 @@ impl Field<'_> {
             Field::Broker(Some(b)) => Value::from(b.0),
             Field::Broker(None) | Field::Null => Value::Null,
             Field::Brokers(ids) => ids.iter().map(|b| Value::from(b.0)).collect(),
-            Field::Texts(texts) => texts.iter().map(|t| Value::from(t.as_str())).collect(),
+            Field::Partitions(texts) => texts.iter().map(|t| Value::from(&**t)).collect(),
         }
     }
 }

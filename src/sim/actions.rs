@@ -9,7 +9,7 @@ use crate::kafka::errors::ErrorCode;
 use crate::kafka::messages::ProduceCall;
 use crate::kafka::reasons;
 use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
-use crate::kafka::trace::Event;
+use crate::kafka::trace::{Event, TpName};
 use crate::kafka::BrokerId;
 
 impl Simulation {
@@ -101,7 +101,12 @@ impl Simulation {
                 partitions: spec
                     .records
                     .iter()
-                    .map(|r| (format!("{}-{}", r.topic, r.partition), r.count as u64))
+                    .map(|r| {
+                        (
+                            format!("{}-{}", r.topic, r.partition).into(),
+                            r.count as u64,
+                        )
+                    })
                     .collect(),
             });
         if down {
@@ -120,7 +125,7 @@ impl Simulation {
         }
         for (slot, r) in spec.records.iter().enumerate() {
             if unknown(slot) {
-                let tp = format!("{}-{}", r.topic, r.partition);
+                let tp: TpName = format!("{}-{}", r.topic, r.partition).into();
                 self.trace
                     .emit(self.now_ms, received, || Event::ProducePartitionRejected {
                         request: spec.id.to_string(),

@@ -38,7 +38,7 @@ use crate::kafka::messages::FetchBuffers;
 use crate::kafka::messages::{Ctx, Outgoing};
 use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::requests::RequestLog;
-use crate::kafka::trace::{Event, EventId, Trace, TraceEvent};
+use crate::kafka::trace::{Event, EventId, TpName, TpNames, Trace, TraceEvent};
 use crate::kafka::{BrokerId, TopicPartition};
 use action::TimedAction;
 use queue::{Agenda, Scheduled};
@@ -76,6 +76,8 @@ pub struct Simulation {
     topics: Vec<TopicSpec>,
     topic_names: Vec<String>,
     topic_names_shared: Vec<Rc<str>>,
+    /// Every partition's `topic-partition` label, shared by the trace events that name it.
+    tp_names: TpNames,
     brokers: Vec<Broker>,
     controller: Controller,
     heartbeats: Vec<HeartbeatState>,
@@ -359,6 +361,7 @@ impl Simulation {
             now_ms: self.now_ms,
             config: &self.config,
             topic_names: &self.topic_names,
+            tp_names: &self.tp_names,
             outbox: &mut self.outbox,
             trace: &mut self.trace,
             requests: &mut self.requests,
@@ -424,10 +427,7 @@ impl Simulation {
         }
         let mut last = cause;
         for record in &delta.partitions {
-            let tp = format!(
-                "{}-{}",
-                self.topic_names[record.tp.topic as usize], record.tp.partition
-            );
+            let tp = self.tp_name(record.tp);
             let (leader, leader_epoch, isr, partition_epoch) = (
                 record.leader,
                 record.leader_epoch,
@@ -481,7 +481,7 @@ impl Simulation {
     }
 
     /// Kafka's label for a partition: `topic-partition`.
-    pub fn tp_name(&self, tp: TopicPartition) -> String {
-        format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
+    pub fn tp_name(&self, tp: TopicPartition) -> TpName {
+        self.tp_names.get(tp.topic, tp.partition)
     }
 }

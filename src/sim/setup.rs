@@ -16,7 +16,7 @@ use crate::kafka::metadata::{BrokerRegistry, PartitionRecord};
 use crate::kafka::partition::Partition;
 use crate::kafka::requests::RequestLog;
 use crate::kafka::tp_map::HostedPartitions;
-use crate::kafka::trace::Trace;
+use crate::kafka::trace::{TpNames, Trace};
 use crate::kafka::{BrokerId, TopicPartition};
 
 /// Why a setup was refused (only reachable through the API; scenario files are validated first).
@@ -80,6 +80,7 @@ impl Simulation {
             phases: Default::default(),
             topic_names: topics.iter().map(|t| t.name.clone()).collect(),
             topic_names_shared: topics.iter().map(|t| Rc::from(t.name.as_str())).collect(),
+            tp_names: TpNames::new(topics.iter().map(|t| (t.name.as_str(), t.partitions))),
             topics,
             brokers,
             controller: Controller::new(BrokerRegistry::new(n), records),

@@ -419,7 +419,7 @@ impl Broker {
             .iter()
             .map(|l| Event::AcknowledgedRecordsLost {
                 request: ctx.requests.get(l.request).id.to_string(),
-                tp: format!("{topic}-{}", tp.partition),
+                tp: ctx.tp_name(tp),
                 first_offset: l.first_offset,
                 last_offset: l.last_offset,
                 acks: ctx.requests.get(l.request).acks,

@@ -215,7 +215,7 @@ impl Broker {
                 .partitions(request)
                 .iter()
                 .map(|p| PartitionOutcome {
-                    tp: format!("{}-{}", p.topic, p.partition),
+                    tp: format!("{}-{}", p.topic, p.partition).into(),
                     error: p.error.map_or("NONE", |e| e.name()),
                     base_offset: p.base_offset,
                 })

@@ -179,13 +179,7 @@ impl Broker {
                 let to = diverging.start_offset.min(own_end).min(from);
                 p.truncate_to(to);
                 if to < from {
-                    let (broker, name) = (
-                        self.id,
-                        format!(
-                            "{}-{}",
-                            ctx.topic_names[data.tp.topic as usize], data.tp.partition
-                        ),
-                    );
+                    let (broker, name) = (self.id, ctx.tp_name(data.tp));
                     ctx.emit(cause, || Event::LogTruncated {
                         broker,
                         tp: name,

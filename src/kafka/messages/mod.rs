@@ -16,7 +16,7 @@ use super::log::{Batch, EpochEntry};
 use super::partition::AlterPartitionProposal;
 use super::requests::{RequestIdx, RequestLog};
 use super::{BrokerId, TopicPartition};
-use crate::kafka::trace::{Event, EventId, FetchDataPart, FetchPart, Trace};
+use crate::kafka::trace::{Event, EventId, FetchDataPart, FetchPart, TpName, TpNames, Trace};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FetchPartitionRequest {
@@ -96,6 +96,7 @@ pub struct Ctx<'a> {
     pub now_ms: u64,
     pub config: &'a Config,
     pub topic_names: &'a [String],
+    pub tp_names: &'a TpNames,
     pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
     pub trace: &'a mut Trace,
     pub requests: &'a mut RequestLog,
@@ -156,13 +157,10 @@ impl Ctx<'_> {
         });
     }
 
-    /// Kafka's watch-key label, `topic-partition`, for a trace event. Empty (and free) when the
-    /// trace is off, so the hot path never formats names nobody reads.
-    pub fn tp_name(&self, tp: TopicPartition) -> String {
-        if !self.trace.enabled() {
-            return String::new();
-        }
-        format!("{}-{}", self.topic_names[tp.topic as usize], tp.partition)
+    /// Kafka's watch-key label, `topic-partition`, for a trace event: a shared name, so naming a
+    /// partition costs a reference count, not a string.
+    pub fn tp_name(&self, tp: TopicPartition) -> TpName {
+        self.tp_names.get(tp.topic, tp.partition)
     }
 }
 

@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(p.gauges.num_delayed_operations, 1);
         assert_eq!(p.operations[0].request, "p1");
         assert!(p.operations[0].timer_slot.is_some());
-        assert_eq!(p.watch_lists[0].key, "t-0");
+        assert_eq!(&*p.watch_lists[0].key, "t-0");
         assert!(snap.requests[0].waiting);
         assert_eq!(snap.brokers[1].state, "paused");
         serde_json::to_string(&snap).unwrap();

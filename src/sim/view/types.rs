@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::kafka::partition::IsrState;
+use crate::kafka::trace::TpName;
 use crate::kafka::BrokerId;
 
 #[derive(Clone, Debug, Serialize)]
@@ -47,7 +48,7 @@ pub struct BrokerView {
 /// One replica of one partition, as the broker hosting it sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplicaView {
-    pub tp: String,
+    pub tp: TpName,
     pub topic: String,
     pub partition: u32,
     pub is_leader: bool,
@@ -105,13 +106,13 @@ pub struct WatchListsLeftOut {
     pub lists: usize,
     pub entries: usize,
     pub completed: usize,
-    pub first_key: Option<String>,
-    pub last_key: Option<String>,
+    pub first_key: Option<TpName>,
+    pub last_key: Option<TpName>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct WatchListView {
-    pub key: String,
+    pub key: TpName,
     /// FIFO order, capped.
     pub entries: Vec<WatchEntryView>,
     pub total: usize,
@@ -140,7 +141,7 @@ pub struct OperationView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct OperationPartitionView {
-    pub tp: String,
+    pub tp: TpName,
     pub required_offset: u64,
     /// The leader's HW now, the value `tryComplete` compares with `required_offset`.
     pub high_watermark: Option<u64>,
@@ -181,7 +182,7 @@ pub struct ControllerView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ControllerPartitionView {
-    pub tp: String,
+    pub tp: TpName,
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
     pub isr: Vec<BrokerId>,
