@@ -100,14 +100,15 @@ pub struct Session {
     opened_short_of: Option<u64>,
 }
 
-/// The most work opening a saved session does to reach its instant: about 0.6 s natively and
-/// 2 s in Chromium (a session costs about 400 ns a unit natively and 1.3 µs in the .wasm with
-/// its history and checkpoints: 4,000,000 units took 5.2 s to open in the page, 2026-12-07). A
+/// The most work opening a saved session does to reach its instant: about 0.4 s natively and
+/// 1 s in Chromium (a busy session costs about 110 ns a unit natively and 0.2-0.3 µs in the .wasm
+/// with its history and checkpoints: 4,000,000 units opened in 0.43 s and 0.85-1.06 s,
+/// 2026-12-07, once trace events shared partition names; 1.3 µs a unit before). A
 /// quiet run gets far on it (the idle fast-forward: a week of three brokers is under 20,000
 /// units), a busy one not: three brokers with a hundred partitions fetching without a wait cost
 /// about 100,000 units a simulated second. Past it, the session opens where the work ran out,
 /// and the page computes on from there as it plays.
-pub const MAX_OPEN_WORK: u64 = 1_500_000;
+pub const MAX_OPEN_WORK: u64 = 4_000_000;
 
 /// Where the playhead is against the run, for the timeline.
 #[derive(Clone, Debug, Serialize)]
