@@ -22,7 +22,7 @@ pub type TpName = Rc<str>;
 pub struct TpNames(Rc<[Vec<TpName>]>);
 
 impl TpNames {
-    /// The names of `partitions[t]` partitions of each topic `names[t]`.
+    /// From each topic's name and partition count, in topic order: `name-0`, `name-1`, ...
     pub fn new<'a>(topics: impl IntoIterator<Item = (&'a str, u32)>) -> Self {
         TpNames(
             topics
@@ -37,6 +37,7 @@ impl TpNames {
         )
     }
 
+    /// The label of a partition of the run (a topic and partition index it was set up with).
     pub fn get(&self, topic: u32, partition: u32) -> TpName {
         Rc::clone(&self.0[topic as usize][partition as usize])
     }
