@@ -106,6 +106,16 @@ export default async function scenarioSpec(ctx) {
     const reached = await onPlayground(page, (el) => el.seek(60000) ?? el.app.sim.nowMs);
     ctx.assert(reached === 60000, `and seeks on from there to its instant: ${reached} ms`);
   }
+  {
+    // A session link's instant is its text's: a `t=` beside it is said to be left out.
+    const quiet = { name: 'quiet', seed: 1, config: { brokers: 3 }, topics: [{ name: 't', partitions: 1, replication_factor: 3 }], actions: [], run_until_ms: 60000, session: { at_ms: 5000 } };
+    await page.goto('about:blank');
+    await page.goto(`${ctx.baseURL}#session=${Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(quiet)))).toString('base64url')}&t=9`, { waitUntil: 'load' });
+    await playgroundsReady(page);
+    await waitText(page, '.notices', /Part of this link was left out: a session link opens at the instant it was saved, so t="9" is not read/);
+    const at = await onPlayground(page, (el) => el.app.sim.nowMs);
+    ctx.assert(at === 5000, `the session opens at its own instant: ${at} ms`);
+  }
   // A link whose instant is not a plain whole number of milliseconds ("1e3" is a typo, not 1000).
   for (const t of ['1e3', '-5', '12.5']) {
     await page.goto('about:blank'); // a change of fragment alone would not reload the page

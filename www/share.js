@@ -117,6 +117,8 @@ export async function readFragment(hash, tr) {
 async function readSession(p, tr, lenient) {
   const storyStep = lenient(() => storyStepOf(p, tr));
   if (p.has('session')) {
+    // Its instant is in its text: a `t=` beside it is said to be left out, not quietly dropped.
+    if (p.has('t')) lenient(() => { throw new Error(tr.t('fragment.sessionInstant', { param: linkParam('t', p.get('t')) })); });
     const bytes = fromBase64Url(p.get('session'), tr);
     return { text: await inflate(bytes, tr), storyStep };
   }

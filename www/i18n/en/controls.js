@@ -79,6 +79,7 @@ export default {
   'fragment.badDeflate': 'the link is damaged: its session does not decompress (was it cut short when copied?)',
   'fragment.badStep': 'the link\'s story step {param} is not a step number (1, 2, …)',
   'fragment.badInstant': 'the link\'s instant {param} is not a whole number of milliseconds',
+  'fragment.sessionInstant': 'a session link opens at the instant it was saved, so {param} is not read',
   'fragment.lateInstant': 'the link\'s instant {param} is past a week ({max} ms), the longest run',
 
   // The trace's fingerprint while it is worked out (controls.js)

@@ -76,6 +76,7 @@ export default {
   'fragment.badDeflate': '链接已损坏：其中的会话无法解压（复制时是不是被截断了？）',
   'fragment.badStep': '链接中的导览步骤 {param} 不是步骤编号（1、2、…）',
   'fragment.badInstant': '链接中的时刻 {param} 不是整数毫秒数',
+  'fragment.sessionInstant': '会话链接在保存时的时刻打开，所以不读取 {param}',
   'fragment.lateInstant': '链接中的时刻 {param} 超过了一周（{max} ms），即最长的运行',
 
   // 正在计算的 trace 指纹（controls.js）
