@@ -233,5 +233,19 @@ export default async function scenarioSpec(ctx) {
   ctx.assert(!x13.steps.some((line) => /ms left/.test(line)) && /never called on its keys: the broker went down first/.test(x13.steps[4]), `a crashed broker's request has no timer left: ${JSON.stringify(x13.steps)}`);
   const justNow = await page.textContent('.panel.wheel .wheel-changes');
   ctx.assert(/2,000 ms · broker 0: crashed: its timer is gone/.test(justNow), `the wheel's recent changes end with the crash: ${justNow}`);
+  // x15: the producer's own request.timeout.ms (10 s) runs out at 11,001 ms while the broker still
+  // holds p1; at 45,010 the broker answers NONE, and nobody reads it.
+  const response = () => page.textContent('[data-testid="response"]');
+  const gaveUp = await said('scenario=x15-producer-gives-up-then-the-records-commit&t=11001&sel=p1');
+  const atGaveUp = await response();
+  ctx.assert(/p1: the producer stops waiting after its own request.timeout.ms \(10,000 ms\) and reports REQUEST_TIMED_OUT/.test(gaveUp.narration), `the narration says the producer gave up: ${gaveUp.narration}`);
+  ctx.assert(/^p1 .*t-0 REQUEST_TIMED_OUT the producer gave up at 11,001 ms; the broker still holds it$/.test(atGaveUp.trim()), `p1 at 11,001 ms: ${atGaveUp}`);
+  ctx.assert(/timer: expires at 61,000 ms/.test(gaveUp.steps[3]) && /the producer gave up at 11,001 ms/.test(gaveUp.steps[5]), `the broker's path goes on without the producer: ${JSON.stringify(gaveUp.steps)}`);
+  await said('scenario=x15-producer-gives-up-then-the-records-commit&t=45010&sel=p1');
+  const unread = await response();
+  ctx.assert(/the broker answered at 45,010 ms, unread$/.test(unread.trim()) && /REQUEST_TIMED_OUT/.test(unread), `p1 at 45,010 ms: ${unread}`);
+  const logLines = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('.log-lines li')].map((li) => li.textContent));
+  ctx.assert(logLines.some((t) => /p1: the producer’s own request.timeout.ms \(10,000 ms\) ran out with no answer/.test(t))
+    && logLines.some((t) => /p1 answered after 44,010 ms, into a closed connection/.test(t)), `the log tells both sides: ${JSON.stringify(logLines.filter((t) => /p1/.test(t)))}`);
   ctx.assertNoErrors(errors, 'scenario page');
 }

@@ -31,29 +31,45 @@ impl Beat {
     }
 }
 
-/// One request's outcome as the client sees it: the error of each partition (None where it got
-/// no answer) and whether its connection was closed.
+/// One request's outcome as the client sees it: the error of each partition (None where it read
+/// no answer), whether its connection was closed, and whether the producer gave up on it first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Outcome {
     pub errors: Vec<Option<&'static str>>,
     pub connection_closed: bool,
+    /// Written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub client_timed_out: bool,
 }
 
 impl Outcome {
-    /// The errors, one per partition ("no answer" where none came), and a closed connection.
+    /// The errors, one per partition ("no answer" where none came), a closed connection and the
+    /// producer's own timeout (`crate::compare`'s outcome words, the same).
     pub fn label(&self) -> String {
         let errors: Vec<&str> = self
             .errors
             .iter()
             .map(|e| e.unwrap_or("no answer"))
             .collect();
-        let closed = if self.connection_closed {
-            ", connection closed"
-        } else {
-            ""
-        };
-        format!("{}{closed}", errors.join(" + "))
+        outcome_label(&errors, self.connection_closed, self.client_timed_out)
     }
+}
+
+/// What a producer got, as the runner writes it: each partition's error joined by " + ", then
+/// ", connection closed" and ", timed out in the producer" where they hold (the page's
+/// www/what-if-words.js reads these words back).
+pub fn outcome_label(errors: &[&str], connection_closed: bool, client_timed_out: bool) -> String {
+    let closed = if connection_closed {
+        ", connection closed"
+    } else {
+        ""
+    };
+    let gave_up = if client_timed_out {
+        ", timed out in the producer"
+    } else {
+        ""
+    };
+    format!("{}{closed}{gave_up}", errors.join(" + "))
 }
 
 /// Where one outcome of one request happens.
@@ -322,16 +338,17 @@ impl Sweeper {
                 if requests.len() <= i {
                     requests.push(RequestSweep::new(r.id.to_string()));
                 }
-                // As the result document reports them: errors once answered (or decided, acks=0).
-                let answered = r.responded_ms.is_some() || r.acks == 0;
+                // Errors once the producer read its answer (or decided, acks=0).
+                let answered = r.client_read_answer();
                 let outcome = Outcome {
                     errors: partitions
                         .iter()
                         .map(|p| p.error.filter(|_| answered).map(|e| e.name()))
                         .collect(),
                     connection_closed: r.connection_closed,
+                    client_timed_out: r.client_timed_out_ms.is_some(),
                 };
-                requests[i].record(outcome, phase, r.responded_ms);
+                requests[i].record(outcome, phase, r.responded_ms.filter(|_| answered));
             }
         }
         let finished = self.next_phase < end && end == self.sweep.period_ms;

@@ -38,7 +38,7 @@ export function category(e) {
   switch (e.event) {
     case 'produce_received': case 'produce_partition_rejected': case 'records_appended':
     case 'produce_answered_at_once': case 'produce_response_sent': case 'connection_closed':
-    case 'acknowledged_records_lost':
+    case 'client_request_timed_out': case 'acknowledged_records_lost':
       return 'produce';
     case 'delayed_produce_created': case 'operation_watched': case 'timer_added':
     case 'check_and_complete': case 'operation_completed': case 'operation_expired': case 'purged':
@@ -78,8 +78,9 @@ export function narrate(e, tr) {
     case 'check_and_complete': return t('check_and_complete', { key: e.key, broker: raw(e.broker), purgatory: purgatory(), completed: raw(e.completed), watched: raw(e.still_watched) });
     case 'operation_completed': return t('operation_completed', { what: what(), how: ['first_try', 'second_try', 'check_and_complete', 'expired'].includes(e.how) ? tr.t(`how.${e.how}`) : e.how });
     case 'operation_expired': return t('operation_expired', { what: what(), partitions: all(e.expired_partitions) || t('operation_expired.nothing') });
-    case 'produce_response_sent': return t('produce_response_sent', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
+    case 'produce_response_sent': return t(e.client_gone ? 'produce_response_sent.unread' : 'produce_response_sent', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
     case 'connection_closed': return t('connection_closed', { request: e.request, reason: reasonText(e.reason, tr) });
+    case 'client_request_timed_out': return t('client_request_timed_out', { request: e.request, timeout: e.request_timeout_ms, broker: raw(e.broker) });
     case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, acks: raw(e.acks), by: raw(e.acknowledged_by), epoch: raw(e.acknowledged_epoch), leader: raw(e.leader), leaderEpoch: raw(e.leader_epoch), leo: raw(e.leader_log_end_offset) });
     case 'purged': return t('purged', { broker: raw(e.broker), purgatory: purgatory(), removed: raw(e.removed), estimate: raw(e.estimated_before) });
     case 'fetch_sent': return t('fetch_sent', { follower: raw(e.follower), leader: raw(e.leader), partitions: fetchParts() });
@@ -160,7 +161,7 @@ const OUTCOMES = ['NONE', 'REQUEST_TIMED_OUT', 'NOT_ENOUGH_REPLICAS', 'NOT_LEADE
 function weight(e, firstTry) {
   switch (e.event) {
     case 'acknowledged_records_lost': return 10;
-    case 'produce_response_sent': case 'connection_closed': return 9;
+    case 'produce_response_sent': case 'connection_closed': case 'client_request_timed_out': return 9;
     case 'operation_expired': return isProduceOp(e) ? 8 : 0;
     case 'isr_change_committed': return 7;
     case 'broker_fenced': case 'became_leader': return 7;
@@ -187,6 +188,7 @@ function plain(e, history, batch, tr) {
   const all = (items) => items.join(tr.t('list.sep'));
   switch (e.event) {
     case 'produce_response_sent': {
+      if (e.client_gone) return t('answered.unread', { request: e.request, latency: e.latency_ms });
       // Partitions answered differently are named one by one (one failed, another succeeded).
       if (new Set(e.partitions.map((p) => p.error)).size > 1) {
         return t('answered.mixed', { request: e.request, latency: e.latency_ms, partitions: all(e.partitions.map((p) => `${p.tp} ${p.error}`)) });
@@ -198,6 +200,7 @@ function plain(e, history, batch, tr) {
       return done && err === 'NONE' ? t('answered.why', { ...vars, why: explainCompletion(done, history, tr) }) : t('answered', vars);
     }
     case 'connection_closed': return t('connection_closed', { request: e.request, reason: reasonText(e.reason, tr) });
+    case 'client_request_timed_out': return t('client_request_timed_out', { request: e.request, timeout: e.request_timeout_ms });
     case 'acknowledged_records_lost': return t('acknowledged_records_lost', { request: e.request, from: raw(e.first_offset), to: raw(e.last_offset), tp: e.tp, by: raw(e.acknowledged_by), acks: raw(e.acks), leader: raw(e.leader) });
     case 'operation_expired': return t('operation_expired', { request: e.request ?? t('operation_expired.someone') });
     case 'isr_change_committed': return t('isr_change_committed', { tp: e.tp, isr: list(e.isr) });

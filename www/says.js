@@ -13,6 +13,7 @@ export function markerText(s, tr) {
     case 'sent': return t('sent', { request: s.request, acks: String(s.acks), broker: String(s.broker) });
     case 'answered': return t('answered', { request: s.request, error: s.error, latency: tr.num(s.latency_ms) });
     case 'closed': return t('closed', { request: s.request });
+    case 'clientTimedOut': return t('clientTimedOut', { request: s.request });
     case 'expired': return t('expired', { request: s.request, partitions: s.partitions.join(tr.t('list.sep')) || tr.t('log.operation_expired.nothing') });
     case 'hw': return t('hw', { tp: s.tp, from: String(s.from), to: String(s.to), leader: String(s.leader) });
     case 'shrink': case 'expand': return t(s.what, { leader: String(s.leader), tp: s.tp, isr: brokerSet(s.isr) });
@@ -33,6 +34,7 @@ export function hitText(s, tr) {
   switch (s.what) {
     case 'answered': return t('answered', { request: s.request, outcome: s.outcome });
     case 'closed': return t('closed', { request: s.request });
+    case 'clientTimedOut': return t('clientTimedOut', { request: s.request });
     case 'expired': return s.request ? t('expired', { request: s.request }) : t('expired.unnamed');
     case 'committed': return t('committed', { tp: s.tp, isr: brokerSet(s.isr) });
     case 'purged': return t('purged', { broker: String(s.broker), count: String(s.removed) });

@@ -33,6 +33,7 @@ import sc_x11_same_ms_fencing_in_broker_id_order from '../scenarios/x11-same-ms-
 import sc_x12_stalled_follower_race_on_kafka_defaults from '../scenarios/x12-stalled-follower-race-on-kafka-defaults.json';
 import sc_x13_acks1_acknowledged_then_lost from '../scenarios/x13-acks1-acknowledged-then-lost.json';
 import sc_x14_quick_restart_is_refused_until_the_session_ends from '../scenarios/x14-quick-restart-is-refused-until-the-session-ends.json';
+import sc_x15_producer_gives_up_then_the_records_commit from '../scenarios/x15-producer-gives-up-then-the-records-commit.json';
 import sc_w01_acks1_against_all_leader_crash from '../scenarios/w01-acks1-against-all-leader-crash.json';
 import sc_w02_min_isr_1_against_2_with_a_follower_down from '../scenarios/w02-min-isr-1-against-2-with-a-follower-down.json';
 import sc_w03_request_early_against_late_in_a_stall from '../scenarios/w03-request-early-against-late-in-a-stall.json';
@@ -77,6 +78,7 @@ export const SCENARIOS = [
   ['x12-stalled-follower-race-on-kafka-defaults', sc_x12_stalled_follower_race_on_kafka_defaults],
   ['x13-acks1-acknowledged-then-lost', sc_x13_acks1_acknowledged_then_lost],
   ['x14-quick-restart-is-refused-until-the-session-ends', sc_x14_quick_restart_is_refused_until_the_session_ends],
+  ['x15-producer-gives-up-then-the-records-commit', sc_x15_producer_gives_up_then_the_records_commit],
   ['w01-acks1-against-all-leader-crash', sc_w01_acks1_against_all_leader_crash],
   ['w02-min-isr-1-against-2-with-a-follower-down', sc_w02_min_isr_1_against_2_with_a_follower_down],
   ['w03-request-early-against-late-in-a-stall', sc_w03_request_early_against_late_in_a_stall],

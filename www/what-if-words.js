@@ -38,14 +38,19 @@ export function changeWords(change, actions, tr) {
 }
 
 const CLOSED = ', connection closed';
+const GAVE_UP = ', timed out in the producer';
 const NO_ANSWER = 'no answer';
 
-/** What a producer got (`Answer.outcome`): each partition's error, then a closed connection. */
+/** What a producer got (`Answer.outcome`, src/sweep.rs `outcome_label`): each partition's error,
+ * then a closed connection, then the producer's own timeout. */
 export function outcomeWords(outcome, tr) {
-  const closed = outcome.endsWith(CLOSED);
-  const errors = (closed ? outcome.slice(0, -CLOSED.length) : outcome)
+  const gaveUp = outcome.endsWith(GAVE_UP);
+  const rest = gaveUp ? outcome.slice(0, -GAVE_UP.length) : outcome;
+  const closed = rest.endsWith(CLOSED);
+  let errors = (closed ? rest.slice(0, -CLOSED.length) : rest)
     .split(' + ')
     .map((e) => (e === NO_ANSWER ? tr.t('whatIf.noAnswer') : e))
     .join(' + ');
-  return closed ? tr.t('whatIf.closed', { errors }) : errors;
+  if (closed) errors = tr.t('whatIf.closed', { errors });
+  return gaveUp ? tr.t('whatIf.gaveUp', { errors }) : errors;
 }

@@ -47,8 +47,9 @@ pub struct Divergence {
 /// What a producer got in one run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
-    /// Each partition's error ("no answer" where none came), then a closed connection:
-    /// `NONE`, `NOT_ENOUGH_REPLICAS + NONE`, `no answer, connection closed`.
+    /// Each partition's error ("no answer" where none came), then a closed connection, then the
+    /// producer's own timeout (`crate::sweep::outcome_label`): `NONE`, `NOT_ENOUGH_REPLICAS +
+    /// NONE`, `no answer, connection closed`, `no answer, timed out in the producer`.
     pub outcome: String,
     pub answered_ms: Option<u64>,
     /// Each partition's base offset (-1 where nothing was appended).
@@ -249,17 +250,14 @@ fn same_arrival(a: &Value, b: &Value) -> bool {
         && without_the_change(a) == without_the_change(b)
 }
 
+/// What the producer got: the broker's answer, unless the producer gave up on it first.
 fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
+    let gave_up = response.client_timed_out_ms.is_some();
     let errors: Vec<&str> = response
         .partitions
         .iter()
-        .map(|p| p.error.unwrap_or("no answer"))
+        .map(|p| p.error.filter(|_| !gave_up).unwrap_or("no answer"))
         .collect();
-    let closed = if response.connection_closed {
-        ", connection closed"
-    } else {
-        ""
-    };
     let lost_ms = result
         .lost_acknowledged
         .iter()
@@ -267,8 +265,8 @@ fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
         .map(|l| l.lost_ms)
         .min();
     Answer {
-        outcome: format!("{}{closed}", errors.join(" + ")),
-        answered_ms: response.responded_ms,
+        outcome: crate::sweep::outcome_label(&errors, response.connection_closed, gave_up),
+        answered_ms: response.responded_ms.filter(|_| !gave_up),
         base_offsets: response.partitions.iter().map(|p| p.base_offset).collect(),
         lost_ms,
     }

@@ -57,12 +57,29 @@ pub struct ProduceRecord {
     pub received_ms: u64,
     pub responded_ms: Option<u64>,
     pub connection_closed: bool,
+    /// When the producer's own `request.timeout.ms` ran out with no answer (edge case 17): it
+    /// closed the connection and failed the request itself, while the broker kept it and may
+    /// answer later, unread. `None` while the producer reads its answer in time.
+    pub client_timed_out_ms: Option<u64>,
 }
 
 impl ProduceRecord {
-    /// Still waiting for the broker (not answered, not acks=0, connection open).
+    /// Still waiting for the broker (not answered, not acks=0, connection open). The broker
+    /// still owes an answer after the producer gave up, so this stays true then.
     pub fn is_waiting(&self) -> bool {
         self.responded_ms.is_none() && !self.connection_closed && self.acks != 0
+    }
+
+    /// The producer still waits for this answer: the broker owes one and the producer has not
+    /// given up on it.
+    pub fn client_waiting(&self) -> bool {
+        self.is_waiting() && self.client_timed_out_ms.is_none()
+    }
+
+    /// Whether the producer read the broker's answer (or, for acks=0, expects none): false for
+    /// one still waiting, one whose connection dropped, and one the producer gave up on.
+    pub fn client_read_answer(&self) -> bool {
+        self.client_timed_out_ms.is_none() && (self.responded_ms.is_some() || self.acks == 0)
     }
 }
 

@@ -215,6 +215,10 @@ pub enum Event {
         broker: BrokerId,
         latency_ms: u64,
         partitions: Vec<PartitionOutcome>,
+        /// The producer gave up on it before (`client_request_timed_out`): the answer goes into
+        /// a closed connection and nobody reads it. Written only when true.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        client_gone: bool,
     },
     /// Records a producer was told were written (acks=1 or all, answered NONE) that the new
     /// leader's log does not hold: lost (the old leader truncates them when it follows again).
@@ -237,6 +241,14 @@ pub enum Event {
         request: String,
         broker: BrokerId,
         reason: String,
+    },
+    /// The producer's own `request.timeout.ms` ran out with no answer (edge case 17): it closes
+    /// its connection to the broker and fails the request with REQUEST_TIMED_OUT itself. The
+    /// broker is not told: its delayed produce waits on, and its answer will go unread.
+    ClientRequestTimedOut {
+        request: String,
+        broker: BrokerId,
+        request_timeout_ms: u64,
     },
     Purged {
         broker: BrokerId,

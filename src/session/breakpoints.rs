@@ -133,6 +133,10 @@ pub enum HitSays {
     Closed {
         request: String,
     },
+    /// The producer's own request.timeout.ms ran out first.
+    ClientTimedOut {
+        request: String,
+    },
     Expired {
         request: Option<String>,
     },
@@ -172,6 +176,9 @@ impl HitSays {
                 vec![("request", Text(request)), ("outcome", Text(outcome))],
             ),
             HitSays::Closed { request } => ("closed", vec![("request", Text(request))]),
+            HitSays::ClientTimedOut { request } => {
+                ("clientTimedOut", vec![("request", Text(request))])
+            }
             HitSays::Expired { request } => (
                 "expired",
                 vec![("request", request.as_deref().map_or(Null, Text))],
@@ -308,14 +315,19 @@ impl Breakpoints {
                 };
                 wanted.then(|| fire("answered", says))?
             }
-            Event::ConnectionClosed { request, .. } => {
+            // The request's end as the producer sees it: never an answer of NONE.
+            Event::ConnectionClosed { request, .. }
+            | Event::ClientRequestTimedOut { request, .. } => {
                 let wanted = match &spec.answered {
                     Some(Answered::Any | Answered::Error) => true,
                     Some(Answered::Request(id)) => id == request,
                     None => false,
                 };
-                let says = HitSays::Closed {
-                    request: request.clone(),
+                let request = request.clone();
+                let says = if matches!(e.event, Event::ConnectionClosed { .. }) {
+                    HitSays::Closed { request }
+                } else {
+                    HitSays::ClientTimedOut { request }
                 };
                 wanted.then(|| fire("answered", says))?
             }

@@ -355,6 +355,7 @@ pub fn is_notable(e: &TraceEvent) -> bool {
         Event::ProduceReceived { .. }
         | Event::ProduceResponseSent { .. }
         | Event::ConnectionClosed { .. }
+        | Event::ClientRequestTimedOut { .. }
         | Event::AcknowledgedRecordsLost { .. }
         | Event::HighWatermarkAdvanced { .. }
         | Event::IsrShrinkProposed { .. }
@@ -416,6 +417,10 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
         Event::ConnectionClosed { request: r, .. } => {
             (MarkerKind::Closed, Says::Closed { request: r.clone() })
         }
+        Event::ClientRequestTimedOut { request: r, .. } => (
+            MarkerKind::Closed,
+            Says::ClientTimedOut { request: r.clone() },
+        ),
         Event::OperationExpired {
             purgatory: "produce",
             request: Some(r),

@@ -110,7 +110,8 @@ impl<'a> Story<'a> {
             | Event::ProduceAnsweredAtOnce { request, .. }
             | Event::DelayedProduceCreated { request, .. }
             | Event::ProduceResponseSent { request, .. }
-            | Event::ConnectionClosed { request, .. } => Some(request.as_str()),
+            | Event::ConnectionClosed { request, .. }
+            | Event::ClientRequestTimedOut { request, .. } => Some(request.as_str()),
             Event::RecordsAppended { request, .. }
             | Event::OperationCompleted { request, .. }
             | Event::OperationExpired { request, .. } => request.as_deref(),

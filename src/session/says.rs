@@ -25,6 +25,10 @@ pub enum Says {
     Closed {
         request: String,
     },
+    /// The producer's own request.timeout.ms ran out first.
+    ClientTimedOut {
+        request: String,
+    },
     Expired {
         request: String,
         partitions: Vec<TpName>,
@@ -124,6 +128,9 @@ impl Says {
                 ],
             ),
             Says::Closed { request } => ("closed", vec![("request", Text(request))]),
+            Says::ClientTimedOut { request } => {
+                ("clientTimedOut", vec![("request", Text(request))])
+            }
             Says::Expired {
                 request,
                 partitions,

@@ -89,6 +89,7 @@ impl Simulation {
             received_ms: self.now_ms,
             responded_ms: None,
             connection_closed: down,
+            client_timed_out_ms: None,
         };
         let request = self.requests.push(record, partitions);
         let received = self
@@ -136,6 +137,9 @@ impl Simulation {
                     });
             }
         }
+        // Before the broker handles it, so that in the millisecond where both run out the
+        // producer's check comes first, as it was scheduled first.
+        self.schedule_client_deadline(request, received);
         let call = ProduceCall {
             request,
             acks: spec.acks,

@@ -16,6 +16,7 @@
 
 pub mod action;
 mod actions;
+mod client;
 mod dispatch;
 mod fast_forward;
 pub mod invariants;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::kafka::messages::{FetchRequest, FetchResponse};
 use crate::kafka::metadata::MetadataDelta;
 use crate::kafka::partition::AlterPartitionProposal;
+use crate::kafka::requests::RequestIdx;
 use crate::kafka::trace::EventId;
 use crate::kafka::BrokerId;
 
@@ -55,6 +56,11 @@ pub enum Scheduled {
         broker: BrokerId,
         delta: Rc<MetadataDelta>,
     },
+    /// The producer's own `request.timeout.ms` runs out for a request whose broker-side timeout
+    /// is longer (see `Simulation::on_client_deadline`).
+    ClientDeadline {
+        request: RequestIdx,
+    },
 }
 
 impl Scheduled {
@@ -72,7 +78,8 @@ impl Scheduled {
             | Scheduled::FetchFailed { .. }
             | Scheduled::FetcherWake { .. }
             | Scheduled::SessionExpiry { .. }
-            | Scheduled::RegistrationArrives { .. } => None,
+            | Scheduled::RegistrationArrives { .. }
+            | Scheduled::ClientDeadline { .. } => None,
         }
     }
 }

@@ -50,6 +50,12 @@ pub struct ResponseResult {
     /// `None` for acks=0, a request still waiting at the end, or one lost to a crashed broker.
     pub responded_ms: Option<u64>,
     pub connection_closed: bool,
+    /// When the producer's own `request.timeout.ms` ran out with no answer and it gave up on the
+    /// request (an optional field, present only then; this project's addition to the result).
+    /// The broker's side stays in the fields above: the broker still answers at `responded_ms`,
+    /// unread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_timed_out_ms: Option<u64>,
     pub partitions: ResponsePartitions,
 }
 

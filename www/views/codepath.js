@@ -29,6 +29,8 @@ export function requestSteps(track, history, now, tr) {
   const expired = find(evs, 'operation_expired');
   const response = find(evs, 'produce_response_sent');
   const closed = find(evs, 'connection_closed');
+  // The producer's own timeout: the broker's path goes on without it.
+  const gaveUp = find(evs, 'client_request_timed_out');
   const s = [];
   const step = (name, reached, detail, skipped = false) => s.push({ name, state: skipped ? 'skipped' : reached ? 'done' : 'todo', detail });
   // KafkaApis filters unknown partitions out first and, with none left, answers without calling
@@ -74,6 +76,7 @@ export function requestSteps(track, history, now, tr) {
   else if (completed) ends.push(t('end.completed', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   if (response) ends.push(t('end.response', { latency: response.latency_ms, partitions: all(response.partitions.map((p) => `${p.tp} ${p.error}`)) }));
   if (closed) ends.push(t('end.closed', { reason: reasonText(closed.reason, tr) }));
+  if (gaveUp) ends.push(t('end.clientGone', { at: gaveUp.at_ms, timeout: gaveUp.request_timeout_ms }));
   step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), ends.join(tr.t('clause.sep')));
   // The current step: the last one reached.
   let cur = -1;

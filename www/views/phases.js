@@ -26,10 +26,11 @@ const MAX_ROWS = 40;
 
 // What a strip says, in the language of `tr`.
 const outcomeText = (o, tr) => {
-  const errors = o.outcome.errors.map((e) => e ?? tr.t('phases.noAnswer')).join(' + ');
-  return o.outcome.connection_closed ? tr.t('phases.closed', { errors }) : errors;
+  let errors = o.outcome.errors.map((e) => e ?? tr.t('phases.noAnswer')).join(' + ');
+  if (o.outcome.connection_closed) errors = tr.t('phases.closed', { errors });
+  return o.outcome.client_timed_out ? tr.t('phases.gaveUp', { errors }) : errors;
 };
-const good = (o) => !o.outcome.connection_closed && o.outcome.errors.every((e) => e === 'NONE' || e == null);
+const good = (o) => !o.outcome.connection_closed && !o.outcome.client_timed_out && o.outcome.errors.every((e) => e === 'NONE' || e == null);
 const span = (lo, hi, tr) => (lo === hi ? tr.num(lo) : `${tr.num(lo)}-${tr.num(hi)}`);
 const ranges = (o, tr) => o.phases.map(([lo, hi]) => span(lo, hi, tr)).join(tr.t('list.sep'));
 const answered = (o, tr) => (!o.answered_ms ? tr.t('phases.notAnswered')

@@ -221,11 +221,13 @@ impl Broker {
                 })
                 .collect();
             let request_id = record.id.to_string();
+            let client_gone = record.client_timed_out_ms.is_some();
             ctx.emit(cause, || Event::ProduceResponseSent {
                 request: request_id,
                 broker,
                 latency_ms,
                 partitions,
+                client_gone,
             });
         }
     }

@@ -36,7 +36,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
     let brokers: Vec<BrokerView> = sim.brokers().iter().map(|b| broker_view(sim, b)).collect();
     let (in_flight, in_flight_total) = in_flight(sim);
     let all = sim.requests();
-    let requests_waiting = all.all().iter().filter(|r| r.is_waiting()).count();
+    let requests_waiting = all.all().iter().filter(|r| r.client_waiting()).count();
     let requests = all
         .iter()
         .rev()
@@ -50,7 +50,8 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
             received_ms: r.received_ms,
             responded_ms: r.responded_ms,
             connection_closed: r.connection_closed,
-            waiting: r.is_waiting(),
+            client_timed_out_ms: r.client_timed_out_ms,
+            waiting: r.client_waiting(),
             partitions: partitions
                 .iter()
                 .map(|p| {

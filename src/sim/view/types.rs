@@ -210,6 +210,9 @@ pub struct RequestView {
     pub received_ms: u64,
     pub responded_ms: Option<u64>,
     pub connection_closed: bool,
+    /// When the producer gave up on it (its own `request.timeout.ms`), if it did.
+    pub client_timed_out_ms: Option<u64>,
+    /// The producer still waits for its answer.
     pub waiting: bool,
     /// One per partition: `(tp, error name or null, base_offset)`.
     pub partitions: Vec<(String, Option<&'static str>, i64)>,

@@ -138,6 +138,7 @@ export default {
   'whatIf.of.elect': 'the election of broker {broker} for {partition}',
   'whatIf.noAnswer': 'no answer',
   'whatIf.closed': '{errors}, connection closed',
+  'whatIf.gaveUp': '{errors}, timed out in the producer',
   'whatIf.request': 'request',
   'whatIf.verdict': 'same or different',
   'whatIf.follow': 'Follow {id} in both runs',

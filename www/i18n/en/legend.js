@@ -42,11 +42,11 @@ export default {
 
   'legend.responses.title': 'Outcomes',
   'legend.responses.none': 'success: for acks=all, every in-sync replica has the records',
-  'legend.responses.timedOut': 'the broker’s timer fired while waiting: it answers REQUEST_TIMED_OUT, and the records may still be committed later. A Java producer’s own request.timeout.ms (30 s by default too) started when it sent, a little earlier, so the two run out at about the same moment: if the producer’s network thread checks its timers before it reads this answer, it closes the connection and retries instead. The page shows the broker’s side',
+  'legend.responses.timedOut': 'the broker’s timer fired while waiting: it answers REQUEST_TIMED_OUT, and the records may still be committed later. A Java producer’s own request.timeout.ms (30 s by default too) started when it sent, a little earlier, so the two run out at about the same moment: if the producer’s network thread checks its timers before it reads this answer, it closes the connection and retries instead. With one setting for both, the page shows the broker’s answer; a request whose timeout is longer than the producer’s request.timeout.ms shows the producer giving up first, the broker’s later answer unread',
   'legend.responses.notEnoughReplicas': 'the ISR was below min.insync.replicas before the append: nothing written',
   'legend.responses.notLeader': 'the broker is not (or no longer) the leader of the partition',
   'legend.responses.other.swatch': 'other errors',
-  'legend.responses.other': 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection',
+  'legend.responses.other': 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection, a producer that gave up',
   'legend.responses.waiting.swatch': 'waiting',
   'legend.responses.waiting': 'no answer yet',
 

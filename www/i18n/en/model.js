@@ -4,6 +4,7 @@ export default {
   'marker.sent': '{request} sent (acks={acks}) to broker {broker}',
   'marker.answered': '{request} answered {error} after {latency} ms',
   'marker.closed': '{request}: connection closed',
+  'marker.clientTimedOut': '{request}: the producer gave up (its own request.timeout.ms)',
   'marker.expired': '{request} expired on the timer ({partitions})',
   'marker.hw': 'HW of {tp} {from} → {to} (leader {leader})',
   'marker.shrink': 'leader {leader} proposes shrinking the ISR of {tp} to {isr}',
@@ -21,6 +22,7 @@ export default {
 
   'hit.answered': '{request} was answered: {outcome}',
   'hit.closed': '{request}: connection closed',
+  'hit.clientTimedOut': '{request}: the producer gave up',
   'hit.expired': '{request} expired on the timer',
   'hit.expired.unnamed': 'a request expired on the timer',
   'hit.committed': 'the ISR of {tp} was committed as {isr}',

@@ -9,7 +9,7 @@ export default {
   'panel.codepath': 'Code path',
   'panel.codepath.about': 'One request through the broker’s code, step by step, with the values that decided each step.',
   'panel.responses': 'Responses',
-  'panel.responses.about': 'What each broker answered each producer, and when (the broker’s side: a real producer may time out on its own a moment sooner).',
+  'panel.responses.about': 'What each producer got, and when: its broker’s answer, or its own REQUEST_TIMED_OUT where its request.timeout.ms ran out first (with one setting for both, a real producer may do that a moment before the broker answers).',
   'panel.phases': 'Phases',
   'panel.phases.about': 'What each request would get at every phase of the leader’s ISR check, or of the heartbeats: the same, or a race.',
   'panel.log': 'Event log',

@@ -3,6 +3,7 @@
 export default {
   'phases.noAnswer': 'no answer',
   'phases.closed': '{errors} (connection closed)',
+  'phases.gaveUp': '{errors} (timed out in the producer)',
   'phases.notAnswered': 'not answered',
   'phases.answeredAt': 'answered at {at} ms',
   'phases.answeredBetween': 'answered {from}-{to} ms',

@@ -115,6 +115,8 @@ export default {
   'responses.none': 'no response',
   'responses.answered': 'answered at {at} ms ({took} ms)',
   'responses.closed': 'connection closed',
+  'responses.gaveUp': 'the producer gave up at {gaveUp} ms; the broker still holds it',
+  'responses.gaveUp.answered': 'the producer gave up at {gaveUp} ms; the broker answered at {at} ms, unread',
   'responses.acks0': 'acks=0: no response',
 
   // Metrics.

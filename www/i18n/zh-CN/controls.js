@@ -134,6 +134,7 @@ export default {
   'whatIf.of.elect': '选举 broker {broker} 为 {partition} 的 leader',
   'whatIf.noAnswer': '无响应',
   'whatIf.closed': '{errors}，连接被关闭',
+  'whatIf.gaveUp': '{errors}，生产者自己超时',
   'whatIf.request': '请求',
   'whatIf.verdict': '相同还是不同',
   'whatIf.follow': '在两次运行中跟踪 {id}',

@@ -42,11 +42,11 @@ export default {
 
   'legend.responses.title': '结果',
   'legend.responses.none': '成功：对于 acks=all，意味着每个同步副本都已拿到这些消息',
-  'legend.responses.timedOut': '等待期间 broker 的计时器到期：它答复 REQUEST_TIMED_OUT，这些消息之后仍可能被提交。Java 生产者自己的 request.timeout.ms（默认也是 30 秒）从它发出请求时就开始计时，稍早一些，所以两者几乎同时到期：如果生产者的网络线程在读到这个答复之前先检查了它的计时器，它就会关闭连接并重试。页面展示的是 broker 一侧',
+  'legend.responses.timedOut': '等待期间 broker 的计时器到期：它答复 REQUEST_TIMED_OUT，这些消息之后仍可能被提交。Java 生产者自己的 request.timeout.ms（默认也是 30 秒）从它发出请求时就开始计时，稍早一些，所以两者几乎同时到期：如果生产者的网络线程在读到这个答复之前先检查了它的计时器，它就会关闭连接并重试。两者用同一个设置时，页面展示 broker 的答复；若请求的超时长于生产者的 request.timeout.ms，页面展示生产者先放弃，broker 之后的答复无人读取',
   'legend.responses.notEnoughReplicas': '追加之前 ISR 就已低于 min.insync.replicas：什么也没有写入',
   'legend.responses.notLeader': '这个 broker 不是（或不再是）该分区的 leader',
   'legend.responses.other.swatch': '其他错误',
-  'legend.responses.other': 'INVALID_REQUIRED_ACKS、UNKNOWN_TOPIC_OR_PARTITION、连接被关闭',
+  'legend.responses.other': 'INVALID_REQUIRED_ACKS、UNKNOWN_TOPIC_OR_PARTITION、连接被关闭、放弃了的生产者',
   'legend.responses.waiting.swatch': '等待中',
   'legend.responses.waiting': '还没有响应',
 

@@ -3,6 +3,7 @@ export default {
   'marker.sent': '{request}（acks={acks}）发往 broker {broker}',
   'marker.answered': '{request} 在 {latency} ms 后得到响应：{error}',
   'marker.closed': '{request}：连接被关闭',
+  'marker.clientTimedOut': '{request}：生产者放弃了（它自己的 request.timeout.ms）',
   'marker.expired': '{request} 在定时器上超时（{partitions}）',
   'marker.hw': '{tp} 的 HW {from} → {to}（leader {leader}）',
   'marker.shrink': 'leader {leader} 提议把 {tp} 的 ISR 收缩为 {isr}',
@@ -20,6 +21,7 @@ export default {
 
   'hit.answered': '{request} 得到响应：{outcome}',
   'hit.closed': '{request}：连接被关闭',
+  'hit.clientTimedOut': '{request}：生产者放弃了',
   'hit.expired': '{request} 在定时器上超时',
   'hit.expired.unnamed': '一个请求在定时器上超时',
   'hit.committed': '{tp} 的 ISR 提交为 {isr}',

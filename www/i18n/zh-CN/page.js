@@ -9,7 +9,7 @@ export default {
   'panel.codepath': '代码路径',
   'panel.codepath.about': '一个请求在 broker 代码中的每一步，以及决定每一步走向的数值。',
   'panel.responses': '响应',
-  'panel.responses.about': '每个 broker 给每个生产者答复了什么，在什么时候（broker 一侧：真实的生产者可能会早一点自己超时）。',
+  'panel.responses.about': '每个生产者得到了什么，在什么时候：broker 的答复，或者在它自己的 request.timeout.ms 先到期时，它自己的 REQUEST_TIMED_OUT（两者用同一个设置时，真实的生产者可能在 broker 答复前一刻就这样做）。',
   'panel.phases': '相位',
   'panel.phases.about': '在 leader 的 ISR 检查节拍（或心跳节拍）的每个相位上，每个请求会得到什么：结果相同，还是一场竞态。',
   'panel.log': '事件日志',

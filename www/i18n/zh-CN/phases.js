@@ -2,6 +2,7 @@
 export default {
   'phases.noAnswer': '没有响应',
   'phases.closed': '{errors}（连接被关闭）',
+  'phases.gaveUp': '{errors}（生产者自己超时）',
   'phases.notAnswered': '没有得到响应',
   'phases.answeredAt': '在 {at} ms 得到响应',
   'phases.answeredBetween': '在 {from}-{to} ms 之间得到响应',

@@ -31,6 +31,7 @@ export default {
   'scenario.x12-stalled-follower-race-on-kafka-defaults': 'Kafka 默认配置下的竞态：一个卡住的 follower、一个 acks=all 请求，ISR 检查的节拍落在哪里决定了结果是 NONE 还是 REQUEST_TIMED_OUT（相位视图展示了这种分化）。',
   'scenario.x13-acks1-acknowledged-then-lost': 'acks=1 已确认却又丢失：leader 在 follower fetch 之前崩溃，一个没有这些消息的 follower 接任，旧 leader 回来后把它们截断；acks=all 的请求则从未被确认。',
   'scenario.x14-quick-restart-is-refused-until-the-session-ends': '快速重启要等会话结束才被接受：在 broker.session.timeout.ms 之内重启的 leader 什么都不服务，却仍是 leader：控制器拒绝它的注册（DUPLICATE_BROKER_REGISTRATION），直到旧会话到期才转移 leader。',
+  'scenario.x15-producer-gives-up-then-the-records-commit': '生产者放弃了，消息随后却被提交：它自己的 request.timeout.ms（10 秒）先到期，而被要求等 60 秒的 broker 仍持有请求；随后 ISR 收缩提交了这些消息，broker 把 NONE 答复发进了已关闭的连接。',
   'scenario.w01-acks1-against-all-leader-crash': '如果用 acks=all 会怎样？leader 在 follower fetch 之前崩溃：acks=1 时已确认的 p1 丢失，acks=all 时它从未被确认，没有任何已确认的消息丢失。',
   'scenario.w02-min-isr-1-against-2-with-a-follower-down': '如果 min.insync.replicas=2 会怎样？唯一的 follower 宕机时，min ISR 为 1 时 acks=all 只靠 leader 就成功，为 2 时被拒绝，返回 NOT_ENOUGH_REPLICAS。',
   'scenario.w03-request-early-against-late-in-a-stall': '如果请求在卡住期间来得更早会怎样？follower 卡住 20,000 ms 后发出的请求在 ISR 收缩时完成（S03）；1,000 ms 后发出的则先超时（S02）。',

@@ -115,6 +115,8 @@ export default {
   'responses.none': '无响应',
   'responses.answered': '{at} ms 时收到响应（用时 {took} ms）',
   'responses.closed': '连接已关闭',
+  'responses.gaveUp': '生产者在 {gaveUp} ms 时放弃；broker 仍持有它',
+  'responses.gaveUp.answered': '生产者在 {gaveUp} ms 时放弃；broker 在 {at} ms 时的响应无人读取',
   'responses.acks0': 'acks=0：没有响应',
 
   // 指标。

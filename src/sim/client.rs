@@ -1,0 +1,56 @@
+//! The producer's own timeout (kafka-semantics.md, edge case 17), apart from the broker's.
+//!
+//! A Java producer sends `request.timeout.ms` as the ProduceRequest's `timeoutMs`, and its network
+//! client also fails a request in flight for longer than that: `InFlightRequests` counts a request
+//! expired once more than `requestTimeoutMs` has passed since it was sent, and `NetworkClient`
+//! then closes the connection and fails the request with REQUEST_TIMED_OUT ("Disconnected from
+//! node ... due to timeout"). The broker is not told: its delayed produce waits on and answers
+//! into the closed connection. With one setting for both, the broker's timeout, started on
+//! arrival, always runs out first here (`at_ms` is when the request reaches the broker, and the
+//! model has no client-broker delay); on a real client the two race (the page's legend says so).
+//! A request whose `timeout_ms` is longer than the producer's `request_timeout_ms` (another
+//! client, or a per-request timeout) is where the producer gives up first, and only such a
+//! request gets the producer's deadline on the agenda: the common case costs nothing.
+//!
+//! Kafka's client closes the whole connection, failing every request in flight on it; here each
+//! request has a connection of its own (as the Kafka check's client does), so only this one fails.
+//! Retrying it is the roadmap's producer retries.
+
+use super::queue::Scheduled;
+use super::Simulation;
+use crate::kafka::requests::RequestIdx;
+use crate::kafka::trace::{Event, EventId};
+
+impl Simulation {
+    /// Puts the producer's own deadline for `request` on the agenda, when the broker may answer
+    /// after it: at the first millisecond at which more than `request_timeout_ms` has passed
+    /// since the request was sent.
+    pub(super) fn schedule_client_deadline(&mut self, request: RequestIdx, cause: Option<EventId>) {
+        let record = self.requests.get(request);
+        let client_timeout_ms = self.config.request_timeout_ms;
+        if record.client_waiting() && record.timeout_ms > client_timeout_ms {
+            let at_ms = record.received_ms + client_timeout_ms + 1;
+            self.agenda
+                .schedule(at_ms, Scheduled::ClientDeadline { request }, cause);
+        }
+    }
+
+    /// The producer's deadline came: if the broker has not answered (nor dropped the
+    /// connection), the producer gives up on the request.
+    pub(super) fn on_client_deadline(&mut self, request: RequestIdx, cause: Option<EventId>) {
+        let now_ms = self.now_ms;
+        let record = self.requests.get_mut(request);
+        if !record.client_waiting() {
+            return;
+        }
+        record.client_timed_out_ms = Some(now_ms);
+        let (id, broker) = (record.id.to_string(), record.broker);
+        let request_timeout_ms = self.config.request_timeout_ms;
+        self.trace
+            .emit(now_ms, cause, || Event::ClientRequestTimedOut {
+                request: id,
+                broker,
+                request_timeout_ms,
+            });
+    }
+}
