@@ -140,7 +140,11 @@ for (const r of fileModel.responses) {
   // the partitions: only that it dropped, on both sides.
   const dropped = (d) => d.responded_ms == null && d.connection_closed;
   const unanswered = ms.every(dropped) && ks.every(dropped);
-  if (!acks0 && !unanswered) {
+  // The producer's own timeout ran out first (edge case 17): Kafka's client closed its connection
+  // then, so the broker's later answer is the model's alone; when it gave up is compared instead.
+  const gaveUp = ms.some((m) => m.client_timed_out_ms != null);
+  if (gaveUp) timed(`${r.id}.client_timed_out_ms`, ms.map((m) => m.client_timed_out_ms ?? null), ks.map((k) => k.client_timed_out_ms ?? null), ms.map(() => SLACK));
+  if (!acks0 && !unanswered && !gaveUp) {
     // A request Kafka's side could not send or read (an I/O error) has no partitions: it disagrees.
     const errors = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} ${p.error}`).sort();
     const offsets = (doc) => (doc.partitions ?? []).map((p) => `${p.topic}-${p.partition} @${p.base_offset}`).sort();

@@ -346,7 +346,7 @@ impl Sweeper {
                         .map(|p| p.error.filter(|_| answered).map(|e| e.name()))
                         .collect(),
                     connection_closed: r.connection_closed,
-                    client_timed_out: r.client_timed_out_ms.is_some(),
+                    client_timed_out: r.client_gave_up,
                 };
                 requests[i].record(outcome, phase, r.responded_ms.filter(|_| answered));
             }

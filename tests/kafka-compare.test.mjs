@@ -150,3 +150,21 @@ test('a connection dropped before any answer compares only the drop', () => {
   const answered = compare(scenario('j', [produce]), model, doc());
   assert.equal(field(answered, 'p1.connection_closed').verdict, 'disagree');
 });
+
+test("a producer that gave up on its own compares when it did, not the broker's answer it never read", () => {
+  const gaveUp = (at) => {
+    const d = doc({ at: null });
+    Object.assign(d.responses[0], { client_timed_out_ms: at, partitions: [] });
+    return d;
+  };
+  const model = doc({ at: 45010 });
+  model.responses[0].client_timed_out_ms = 11001;
+  const patient = { ...produce, timeout_ms: 60000 };
+  const out = compare(scenario('g', [{ at_ms: 0, action: 'pause_follower', broker: 2 }, patient]), model, gaveUp(11003), gaveUp(11040));
+  assert.equal(out.verdict, 'agree');
+  assert.deepEqual(out.fields.filter((f) => f.field.startsWith('p1')).map((f) => f.field), ['p1.client_timed_out_ms', 'p1.connection_closed']);
+  const late = compare(scenario('h', [patient]), model, gaveUp(12000));
+  assert.equal(field(late, 'p1.client_timed_out_ms').verdict, 'disagree');
+  const read = compare(scenario('i', [patient]), model, doc({ at: 45010 }));
+  assert.equal(field(read, 'p1.client_timed_out_ms').verdict, 'disagree', 'Kafka\'s client read an answer the model says it gave up on');
+});

@@ -89,7 +89,7 @@ impl Simulation {
             received_ms: self.now_ms,
             responded_ms: None,
             connection_closed: down,
-            client_timed_out_ms: None,
+            client_gave_up: false,
         };
         let request = self.requests.push(record, partitions);
         let received = self

@@ -18,7 +18,7 @@
 
 use super::queue::Scheduled;
 use super::Simulation;
-use crate::kafka::requests::RequestIdx;
+use crate::kafka::requests::{client_deadline_ms, RequestIdx};
 use crate::kafka::trace::{Event, EventId};
 
 impl Simulation {
@@ -29,7 +29,7 @@ impl Simulation {
         let record = self.requests.get(request);
         let client_timeout_ms = self.config.request_timeout_ms;
         if record.client_waiting() && record.timeout_ms > client_timeout_ms {
-            let at_ms = record.received_ms + client_timeout_ms + 1;
+            let at_ms = client_deadline_ms(record.received_ms, client_timeout_ms);
             self.agenda
                 .schedule(at_ms, Scheduled::ClientDeadline { request }, cause);
         }
@@ -43,9 +43,13 @@ impl Simulation {
         if !record.client_waiting() {
             return;
         }
-        record.client_timed_out_ms = Some(now_ms);
-        let (id, broker) = (record.id.to_string(), record.broker);
         let request_timeout_ms = self.config.request_timeout_ms;
+        debug_assert_eq!(
+            now_ms,
+            client_deadline_ms(record.received_ms, request_timeout_ms)
+        );
+        record.client_gave_up = true;
+        let (id, broker) = (record.id.to_string(), record.broker);
         self.trace
             .emit(now_ms, cause, || Event::ClientRequestTimedOut {
                 request: id,

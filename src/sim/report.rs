@@ -20,7 +20,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
                 received_ms: r.received_ms,
                 responded_ms: r.responded_ms,
                 connection_closed: r.connection_closed,
-                client_timed_out_ms: r.client_timed_out_ms,
+                client_timed_out_ms: r.client_timed_out_ms(sim.config.request_timeout_ms),
                 partitions: partitions
                     .iter()
                     .map(|p| PartitionResponseResult {

@@ -874,7 +874,8 @@ public class KafkaCheck {
       String id = action.path("id").asText();
       long received = action.path("at_ms").asLong();
       int acks = action.path("acks").asText().equals("all") ? -1 : action.path("acks").asInt();
-      long timeout = action.path("timeout_ms").asLong(config(scenario, "request_timeout_ms", 30000));
+      long clientTimeout = config(scenario, "request_timeout_ms", 30000);
+      long timeout = action.path("timeout_ms").asLong(clientTimeout);
       int broker = action.has("broker") ? action.path("broker").asInt() : leaderOfFirst(action);
       ProduceRequestData data = new ProduceRequestData().setAcks((short) acks).setTimeoutMs((int) timeout);
       ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
@@ -921,8 +922,24 @@ public class KafkaCheck {
             response.put("connection_closed", closed);
             response.putArray("partitions");
           } else {
-            s.setSoTimeout((int) (timeout + 60_000));
-            int size = in.readInt();
+            // A producer's own request.timeout.ms (kafka-semantics.md, edge case 17): where the
+            // request asks the broker for longer, the client gives up once more than its own has
+            // passed, as the Java producer's NetworkClient does, and closes the connection (the
+            // socket closes as this block ends); the broker is not told.
+            boolean givesUp = timeout > clientTimeout;
+            s.setSoTimeout((int) (givesUp ? clientTimeout + 1 : timeout + 60_000));
+            int size;
+            try {
+              size = in.readInt();
+            } catch (java.net.SocketTimeoutException e) {
+              if (!givesUp) throw e;
+              response.put("client_timed_out_ms", now());
+              response.putNull("responded_ms");
+              response.put("connection_closed", false);
+              response.putArray("partitions");
+              responses.put(id, response);
+              return;
+            }
             byte[] bytes = new byte[size];
             in.readFully(bytes);
             long at = now();

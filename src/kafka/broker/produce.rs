@@ -221,7 +221,7 @@ impl Broker {
                 })
                 .collect();
             let request_id = record.id.to_string();
-            let client_gone = record.client_timed_out_ms.is_some();
+            let client_gone = record.client_gave_up;
             ctx.emit(cause, || Event::ProduceResponseSent {
                 request: request_id,
                 broker,

@@ -50,7 +50,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
             received_ms: r.received_ms,
             responded_ms: r.responded_ms,
             connection_closed: r.connection_closed,
-            client_timed_out_ms: r.client_timed_out_ms,
+            client_timed_out_ms: r.client_timed_out_ms(sim.config().request_timeout_ms),
             waiting: r.client_waiting(),
             partitions: partitions
                 .iter()
