@@ -111,6 +111,14 @@ fn an_answer_or_a_dropped_connection_before_the_deadline_leaves_the_producer_not
     let result = run_scenario(&scenario(10_000, produce(-1, 60_000), &[crash]), None).unwrap();
     assert!(p1(&result).connection_closed);
     assert_eq!(p1(&result).client_timed_out_ms, None);
+    // After it: the producer had gone; the broker still loses the request it held.
+    let crash = json!({"at_ms": 20000, "action": "crash_broker", "broker": 0});
+    let result = run_scenario(&scenario(10_000, produce(-1, 60_000), &[crash]), None).unwrap();
+    assert!(p1(&result).connection_closed);
+    assert_eq!(
+        (p1(&result).client_timed_out_ms, p1(&result).responded_ms),
+        (Some(11_001), None)
+    );
     // The ISR shrink commits (45,010) before a 50,000 ms deadline: the producer reads NONE.
     let result = run_scenario(&scenario(50_000, produce(-1, 60_000), &[]), None).unwrap();
     assert_eq!(p1(&result).responded_ms, Some(45_010));

@@ -12,6 +12,8 @@ use common::random_scenario;
 /// What a run showed beyond its invariants: how many acknowledged acks=1 records it lost.
 struct Seen {
     acks1_lost: usize,
+    /// Requests the producer gave up on (its own timeout shorter than the request's).
+    client_gave_up: usize,
 }
 
 fn run_checked(scenario: &Scenario) -> Result<Seen, String> {
@@ -41,6 +43,26 @@ fn run_checked(scenario: &Scenario) -> Result<Seen, String> {
             }
         }
     }
+    // The producer never waits past its own request.timeout.ms: where the broker neither
+    // answered nor dropped the connection by then, it gave up exactly then, and only then. (A
+    // broker that crashed drops the connection before the deadline or after it: either way.)
+    let own = scenario.config.request_timeout_ms;
+    for (r, record) in result.responses.iter().zip(sim.requests().all()) {
+        let deadline = record.received_ms + own + 1;
+        let in_time = r.responded_ms.is_some_and(|t| t < deadline);
+        let gives_up = record.acks != 0 && !in_time && deadline <= scenario.run_until_ms;
+        let allowed = match (gives_up, record.connection_closed) {
+            (false, _) => r.client_timed_out_ms.is_none(),
+            (true, false) => r.client_timed_out_ms == Some(deadline),
+            (true, true) => r.client_timed_out_ms.is_none_or(|t| t == deadline),
+        };
+        if !allowed {
+            return Err(format!(
+                "{} (own deadline {deadline}, answered {:?}) gave up at {:?}",
+                r.id, r.responded_ms, r.client_timed_out_ms
+            ));
+        }
+    }
     // Kafka's promise for acks=all: with min.insync.replicas of 2 or more (as the topic's
     // replication factor allows) and no unclean election, an acknowledged record is never lost.
     let rf = |topic: &str| {
@@ -50,7 +72,15 @@ fn run_checked(scenario: &Scenario) -> Result<Seen, String> {
             .find(|t| t.name == topic)
             .map_or(1, |t| t.replication_factor)
     };
-    let mut seen = Seen { acks1_lost: 0 };
+    let client_gave_up = result
+        .responses
+        .iter()
+        .filter(|r| r.client_timed_out_ms.is_some())
+        .count();
+    let mut seen = Seen {
+        acks1_lost: 0,
+        client_gave_up,
+    };
     for lost in &result.lost_acknowledged {
         let min_isr = scenario.config.min_insync_replicas.min(rf(&lost.topic));
         if lost.acks == -1 && min_isr >= 2 {
@@ -74,14 +104,19 @@ fn random_action_sequences_keep_every_invariant() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let mut acks1_lost = Vec::new();
+    let mut gave_up = 0;
     for seed in first..first + runs {
         let scenario = random_scenario(seed);
         if runs == 1 {
             eprintln!("{}", scenario.to_json());
         }
         match run_checked(&scenario) {
-            Ok(seen) if seen.acks1_lost > 0 => acks1_lost.push(seed),
-            Ok(_) => {}
+            Ok(seen) => {
+                if seen.acks1_lost > 0 {
+                    acks1_lost.push(seed);
+                }
+                gave_up += seen.client_gave_up;
+            }
             Err(e) => panic!("seed {seed}: {e}\nreplay with RANDOM_SEED={seed} RANDOM_RUNS=1\nscenario: {scenario:#?}"),
         }
     }
@@ -92,10 +127,12 @@ fn random_action_sequences_keep_every_invariant() {
             !acks1_lost.is_empty(),
             "no run lost an acknowledged acks=1 record"
         );
+        assert!(gave_up > 0, "no producer gave up on its own timeout");
     }
     eprintln!(
         "{} of {runs} runs lost acknowledged acks=1 records (first seeds: {:?})",
         acks1_lost.len(),
         &acks1_lost[..acks1_lost.len().min(5)]
     );
+    eprintln!("{gave_up} requests were given up by their producer's own timeout");
 }
