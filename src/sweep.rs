@@ -393,7 +393,7 @@ fn play_until_settled(scenario: &Scenario) -> Option<Simulation> {
     let mut settled = 0;
     loop {
         let all = sim.requests().all();
-        while settled < all.len() && !all[settled].is_waiting() {
+        while settled < all.len() && !all[settled].client_waiting() {
             settled += 1;
         }
         let produce_pending = || {

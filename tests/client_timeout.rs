@@ -91,12 +91,18 @@ fn with_one_setting_for_both_the_broker_answers_first_and_nothing_is_added() {
 }
 
 #[test]
-fn in_the_millisecond_both_run_out_the_producer_checks_first() {
-    // The broker's timeout one ms longer than the producer's: both at 31,001. The producer's
-    // deadline was scheduled at the request's arrival, before the broker's timer.
+fn in_the_millisecond_both_run_out_the_producer_reads_the_answer() {
+    // The broker's timeout one ms longer than the producer's: both at 31,001. Kafka's
+    // NetworkClient.poll handles received answers before it looks for timed-out requests, so the
+    // producer's check runs once the millisecond has run, and reads the broker's answer.
     let result = run_scenario(&scenario(30_000, produce(-1, 30_001), &[]), None).expect("runs");
-    assert_eq!(p1(&result).client_timed_out_ms, Some(31_001));
     assert_eq!(p1(&result).responded_ms, Some(31_001));
+    assert_eq!(p1(&result).partitions[0].error, Some("REQUEST_TIMED_OUT"));
+    assert_eq!(p1(&result).client_timed_out_ms, None);
+    // One ms longer still, the producer has gone by then.
+    let result = run_scenario(&scenario(30_000, produce(-1, 30_002), &[]), None).expect("runs");
+    assert_eq!(p1(&result).client_timed_out_ms, Some(31_001));
+    assert_eq!(p1(&result).responded_ms, Some(31_002));
 }
 
 #[test]
@@ -111,14 +117,17 @@ fn an_answer_or_a_dropped_connection_before_the_deadline_leaves_the_producer_not
     let result = run_scenario(&scenario(10_000, produce(-1, 60_000), &[crash]), None).unwrap();
     assert!(p1(&result).connection_closed);
     assert_eq!(p1(&result).client_timed_out_ms, None);
-    // After it: the producer had gone; the broker still loses the request it held.
+    // After it: the producer had gone and closed the connection itself; the broker loses the
+    // request it held, and nobody sees a connection drop.
     let crash = json!({"at_ms": 20000, "action": "crash_broker", "broker": 0});
-    let result = run_scenario(&scenario(10_000, produce(-1, 60_000), &[crash]), None).unwrap();
-    assert!(p1(&result).connection_closed);
+    let s = scenario(10_000, produce(-1, 60_000), &[crash]);
+    let result = run_scenario(&s, None).unwrap();
+    assert!(!p1(&result).connection_closed);
     assert_eq!(
         (p1(&result).client_timed_out_ms, p1(&result).responded_ms),
         (Some(11_001), None)
     );
+    assert!(!trace_of(&s).contains(r#""event":"connection_closed""#));
     // The ISR shrink commits (45,010) before a 50,000 ms deadline: the producer reads NONE.
     let result = run_scenario(&scenario(50_000, produce(-1, 60_000), &[]), None).unwrap();
     assert_eq!(p1(&result).responded_ms, Some(45_010));
@@ -147,5 +156,29 @@ fn the_sweep_and_a_what_if_speak_of_what_the_producer_got() {
         ("no answer, timed out in the producer", None)
     );
     assert_eq!((b.outcome.as_str(), b.answered_ms), ("NONE", Some(45_010)));
+    assert_eq!((a.base_offsets.len(), b.base_offsets.clone()), (0, vec![0]));
     assert!(row.differs);
+
+    // Both give up, at different times: what they got differs by when.
+    let later = scenario(20_000, produce(-1, 60_000), &[]);
+    let comparison = compare(&early, &later, None).expect("runs");
+    let row = &comparison.outcomes[0];
+    let times = (row.a.as_ref().unwrap(), row.b.as_ref().unwrap());
+    let times = (times.0.client_timed_out_ms, times.1.client_timed_out_ms);
+    assert_eq!(times, (Some(11_001), Some(21_001)));
+    assert!(row.differs);
+    let marks: Vec<(u64, &str)> = comparison
+        .marks
+        .iter()
+        .filter(|m| m.kind == "answer")
+        .map(|m| (m.at_ms, m.run))
+        .collect();
+    assert_eq!(marks, [(11_001, "a"), (21_001, "b")]);
+    assert!(
+        comparison
+            .to_text()
+            .contains("no answer, timed out in the producer at 11,001 ms"),
+        "{}",
+        comparison.to_text()
+    );
 }

@@ -8,6 +8,7 @@ use purgatory_playground::sim::Simulation;
 
 mod common;
 use common::random_scenario;
+use purgatory_playground::kafka::requests::client_deadline_ms;
 
 /// What a run showed beyond its invariants: how many acknowledged acks=1 records it lost.
 struct Seen {
@@ -44,22 +45,21 @@ fn run_checked(scenario: &Scenario) -> Result<Seen, String> {
         }
     }
     // The producer never waits past its own request.timeout.ms: where the broker neither
-    // answered nor dropped the connection by then, it gave up exactly then, and only then. (A
-    // broker that crashed drops the connection before the deadline or after it: either way.)
+    // answered (by the end of the deadline's millisecond) nor dropped the connection, it gave up
+    // exactly then, and only then.
     let own = scenario.config.request_timeout_ms;
     for (r, record) in result.responses.iter().zip(sim.requests().all()) {
-        let deadline = record.received_ms + own + 1;
-        let in_time = r.responded_ms.is_some_and(|t| t < deadline);
-        let gives_up = record.acks != 0 && !in_time && deadline <= scenario.run_until_ms;
-        let allowed = match (gives_up, record.connection_closed) {
-            (false, _) => r.client_timed_out_ms.is_none(),
-            (true, false) => r.client_timed_out_ms == Some(deadline),
-            (true, true) => r.client_timed_out_ms.is_none_or(|t| t == deadline),
-        };
-        if !allowed {
+        let deadline = client_deadline_ms(record.received_ms, own);
+        let in_time = r.responded_ms.is_some_and(|t| t <= deadline);
+        let expected = (record.acks != 0
+            && !in_time
+            && !record.connection_closed
+            && deadline <= scenario.run_until_ms)
+            .then_some(deadline);
+        if r.client_timed_out_ms != expected {
             return Err(format!(
-                "{} (own deadline {deadline}, answered {:?}) gave up at {:?}",
-                r.id, r.responded_ms, r.client_timed_out_ms
+                "{} (own deadline {deadline}, answered {:?}, closed {}) gave up at {:?}",
+                r.id, r.responded_ms, r.connection_closed, r.client_timed_out_ms
             ));
         }
     }

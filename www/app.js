@@ -384,7 +384,9 @@ export class PlaygroundApp {
     this.wheelChanges.add(events);
     if (!batch.reset && emit) {
       for (const e of events) {
-        if (e.event === 'produce_response_sent' || e.event === 'connection_closed') this.emitResponse(e);
+        // What the producer got: an answer it read, a dropped connection, or its own timeout.
+        const got = (e.event === 'produce_response_sent' && !e.client_gone) || e.event === 'connection_closed' || e.event === 'client_request_timed_out';
+        if (got) this.emitResponse(e);
       }
     }
     const line = narrationFor(events, this.history, this.tr);
@@ -401,7 +403,7 @@ export class PlaygroundApp {
       id: e.request,
       at_ms: e.at_ms,
       broker: e.broker,
-      outcome: e.event === 'connection_closed' ? 'CONNECTION_CLOSED' : error ?? 'NONE',
+      outcome: e.event === 'connection_closed' ? 'CONNECTION_CLOSED' : e.event === 'client_request_timed_out' ? 'REQUEST_TIMED_OUT' : error ?? 'NONE',
       latency_ms: e.latency_ms ?? null,
       partitions: parts,
     });

@@ -282,6 +282,8 @@ function divergence(r, b, tr) {
 
 function answerText(a, tr) {
   if (!a) return tr.t('whatIf.absent');
+  // The producer gave up: it read no answer, so no offsets either.
+  if (a.client_timed_out_ms != null) return tr.t('whatIf.answer.gaveUp', { outcome: outcomeWords(a.outcome, tr), at: a.client_timed_out_ms });
   const offsets = a.base_offsets.join(' + ');
   return a.answered_ms != null
     ? tr.t('whatIf.answer.at', { outcome: outcomeWords(a.outcome, tr), at: a.answered_ms, offsets })

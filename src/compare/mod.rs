@@ -52,7 +52,11 @@ pub struct Answer {
     /// NONE`, `no answer, connection closed`, `no answer, timed out in the producer`.
     pub outcome: String,
     pub answered_ms: Option<u64>,
-    /// Each partition's base offset (-1 where nothing was appended).
+    /// When the producer gave up on it (its own `request.timeout.ms`); written only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_timed_out_ms: Option<u64>,
+    /// Each partition's base offset (-1 where nothing was appended); none for a request the
+    /// producer gave up on, which never read them.
     pub base_offsets: Vec<i64>,
     /// When acknowledged records of it were lost (a new leader's log lacked them).
     pub lost_ms: Option<u64>,
@@ -267,7 +271,12 @@ fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
     Answer {
         outcome: crate::sweep::outcome_label(&errors, response.connection_closed, gave_up),
         answered_ms: response.responded_ms.filter(|_| !gave_up),
-        base_offsets: response.partitions.iter().map(|p| p.base_offset).collect(),
+        client_timed_out_ms: response.client_timed_out_ms,
+        base_offsets: if gave_up {
+            Vec::new()
+        } else {
+            response.partitions.iter().map(|p| p.base_offset).collect()
+        },
         lost_ms,
     }
 }
@@ -316,7 +325,7 @@ fn marks(divergence: Option<&Divergence>, rows: &[OutcomeRow]) -> Vec<Mark> {
                     request: Some(r.id.clone()),
                 })
             };
-            if let Some(at) = answer.answered_ms {
+            if let Some(at) = answer.answered_ms.or(answer.client_timed_out_ms) {
                 mark(at, "answer");
             }
             if let Some(at) = answer.lost_ms {
@@ -380,12 +389,18 @@ fn answer_text(answer: Option<&Answer>) -> String {
     };
     let at = a
         .answered_ms
+        .or(a.client_timed_out_ms)
         .map_or(String::new(), |ms| format!(" at {} ms", grouped(ms)));
     let offsets: Vec<String> = a.base_offsets.iter().map(i64::to_string).collect();
+    let offsets = if offsets.is_empty() {
+        String::new()
+    } else {
+        format!(", offset {}", offsets.join(" + "))
+    };
     let lost = a
         .lost_ms
         .map_or(String::new(), |ms| format!(", LOST at {} ms", grouped(ms)));
-    format!("{}{at}, offset {}{lost}", a.outcome, offsets.join(" + "))
+    format!("{}{at}{offsets}{lost}", a.outcome)
 }
 
 /// One trace event in a line: its kind, then the fields that say whose it is.

@@ -184,8 +184,9 @@ impl RequestLog {
     ) -> &[LostRecords] {
         let before = self.lost.len();
         for (i, record) in self.records.iter().enumerate() {
-            // Acknowledged: answered, with acks 1 or all (acks=0 is never told anything).
-            if record.acks == 0 || record.responded_ms.is_none() {
+            // Acknowledged: answered, with acks 1 or all, and read (acks=0 is never told
+            // anything; a producer that gave up never read its answer).
+            if record.acks == 0 || !record.client_read_answer() {
                 continue;
             }
             let request = i as RequestIdx;

@@ -297,6 +297,10 @@ impl Breakpoints {
             })
         };
         match &e.event {
+            // An answer into a connection the producer closed is nobody's answer.
+            Event::ProduceResponseSent {
+                client_gone: true, ..
+            } => None,
             Event::ProduceResponseSent {
                 request,
                 partitions,

@@ -352,6 +352,10 @@ pub fn is_notable(e: &TraceEvent) -> bool {
         Event::OperationExpired { purgatory, .. } | Event::Purged { purgatory, .. } => {
             *purgatory == "produce"
         }
+        // An answer into a connection the producer closed: its give-up is the marker.
+        Event::ProduceResponseSent {
+            client_gone: true, ..
+        } => false,
         Event::ProduceReceived { .. }
         | Event::ProduceResponseSent { .. }
         | Event::ConnectionClosed { .. }

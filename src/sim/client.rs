@@ -2,19 +2,24 @@
 //!
 //! A Java producer sends `request.timeout.ms` as the ProduceRequest's `timeoutMs`, and its network
 //! client also fails a request in flight for longer than that: `InFlightRequests` counts a request
-//! expired once more than `requestTimeoutMs` has passed since it was sent, and `NetworkClient`
-//! then closes the connection and fails the request with REQUEST_TIMED_OUT ("Disconnected from
-//! node ... due to timeout"). The broker is not told: its delayed produce waits on and answers
-//! into the closed connection. With one setting for both, the broker's timeout, started on
-//! arrival, always runs out first here (`at_ms` is when the request reaches the broker, and the
+//! expired once more than `requestTimeoutMs` has passed since it was sent, `NetworkClient` then
+//! closes the connection, and `Sender.handleProduceResponse` fails the request with
+//! REQUEST_TIMED_OUT ("Disconnected from node ... due to timeout"). The broker is not told: its
+//! delayed produce waits on and answers into the closed connection. With one setting for both,
+//! the broker's timeout, started on arrival, always runs out first here (`at_ms` is when the request reaches the broker, and the
 //! model has no client-broker delay); on a real client the two race (the page's legend says so).
 //! A request whose `timeout_ms` is longer than the producer's `request_timeout_ms` (another
 //! client, or a per-request timeout) is where the producer gives up first, and only such a
 //! request gets the producer's deadline on the agenda: the common case costs nothing.
 //!
+//! The deadline is checked once everything else of its millisecond has run: `NetworkClient.poll`
+//! handles the answers it has received before it looks for requests that timed out, so an answer
+//! the broker sends in that millisecond is read.
+//!
 //! Kafka's client closes the whole connection, failing every request in flight on it; here each
 //! request has a connection of its own (as the Kafka check's client does), so only this one fails.
-//! Retrying it is the roadmap's producer retries.
+//! Retrying it is the roadmap's producer retries. A broker that crashes after the producer left
+//! drops a connection nobody holds: the request's record does not say its connection dropped.
 
 use super::queue::Scheduled;
 use super::Simulation;
@@ -35,9 +40,18 @@ impl Simulation {
         }
     }
 
-    /// The producer's deadline came: if the broker has not answered (nor dropped the
-    /// connection), the producer gives up on the request.
-    pub(super) fn on_client_deadline(&mut self, request: RequestIdx, cause: Option<EventId>) {
+    /// The end of a millisecond: the producers whose deadlines came due in it give up on their
+    /// requests, unless the broker has answered (or dropped the connection) by now.
+    pub(super) fn check_client_deadlines(&mut self) {
+        if self.client_deadlines_due.is_empty() {
+            return;
+        }
+        for (request, cause) in std::mem::take(&mut self.client_deadlines_due) {
+            self.on_client_deadline(request, cause);
+        }
+    }
+
+    fn on_client_deadline(&mut self, request: RequestIdx, cause: Option<EventId>) {
         let now_ms = self.now_ms;
         let record = self.requests.get_mut(request);
         if !record.client_waiting() {

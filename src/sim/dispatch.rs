@@ -118,7 +118,9 @@ impl Simulation {
                 broker,
                 broker_epoch,
             } => self.on_registration(broker, broker_epoch, cause),
-            Scheduled::ClientDeadline { request } => self.on_client_deadline(request, cause),
+            Scheduled::ClientDeadline { request } => {
+                self.client_deadlines_due.push((request, cause))
+            }
             Scheduled::MetadataArrives { broker, delta } => {
                 if self.is_running(broker) {
                     self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, cause, ctx));

@@ -38,7 +38,7 @@ use crate::kafka::controller::Controller;
 use crate::kafka::messages::FetchBuffers;
 use crate::kafka::messages::{Ctx, Outgoing};
 use crate::kafka::metadata::MetadataDelta;
-use crate::kafka::requests::RequestLog;
+use crate::kafka::requests::{RequestIdx, RequestLog};
 use crate::kafka::trace::{Event, EventId, TpName, TpNames, Trace, TraceEvent};
 use crate::kafka::{BrokerId, TopicPartition};
 use action::TimedAction;
@@ -106,6 +106,9 @@ pub struct Simulation {
     weights: meter::Weights,
     /// The partition list of the produce request being applied, kept for the next one.
     produce_partitions: Vec<(usize, TopicPartition, u64)>,
+    /// The producers' deadlines that came due in this millisecond, checked once it has run
+    /// (see `client.rs`); empty between steps.
+    client_deadlines_due: Vec<(RequestIdx, Option<EventId>)>,
     /// The work meter (see [`Simulation::work_done`]).
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
@@ -309,6 +312,7 @@ impl Simulation {
                 }
             }
         }
+        self.check_client_deadlines();
         self.idle_instant_ended(at_ms);
     }
 

@@ -107,6 +107,7 @@ impl Simulation {
             outbox: Vec::new(),
             fetch_buffers: FetchBuffers::default(),
             produce_partitions: Vec::new(),
+            client_deadlines_due: Vec::new(),
             work_done: 0,
             started: false,
             fast_forward: Default::default(),

@@ -93,7 +93,8 @@ pub fn random_scenario(seed: u64) -> Scenario {
                 records.dedup_by(|a, b| a.topic == b.topic && a.partition == b.partition);
                 let records = records.into_iter().collect();
                 let acks = [-1, -1, -1, 1, 0, 2][rng.below(6) as usize];
-                let timeout_ms = (rng.below(3) == 0).then(|| rng.between(0, 5_000));
+                // Often longer than the producer's own request_timeout_ms: the producer gives up.
+                let timeout_ms = (rng.below(3) == 0).then(|| rng.between(0, 40_000));
                 let broker = (rng.below(5) == 0).then_some(broker);
                 Action::Produce(ProduceSpec {
                     id: format!("p{i}").into(),

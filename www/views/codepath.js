@@ -71,12 +71,13 @@ export function requestSteps(track, history, now, tr) {
   else if (timedOut) checks = t('cac.never');
   step('checkAndComplete', !!lastCac || cac.length > 0, checks, noDelay || firstTry || secondTry);
   const ends = [];
+  // First: it came before anything the broker did at the end (an answer then goes unread).
+  if (gaveUp) ends.push(t('end.clientGone', { at: gaveUp.at_ms, timeout: gaveUp.request_timeout_ms }));
   if (expired) ends.push(t('end.expired', { at: expired.at_ms, partitions: all(expired.expired_partitions) }));
   else if (timedOut) ends.push(t('end.forced', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   else if (completed) ends.push(t('end.completed', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   if (response) ends.push(t('end.response', { latency: response.latency_ms, partitions: all(response.partitions.map((p) => `${p.tp} ${p.error}`)) }));
   if (closed) ends.push(t('end.closed', { reason: reasonText(closed.reason, tr) }));
-  if (gaveUp) ends.push(t('end.clientGone', { at: gaveUp.at_ms, timeout: gaveUp.request_timeout_ms }));
   step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), ends.join(tr.t('clause.sep')));
   // The current step: the last one reached.
   let cur = -1;

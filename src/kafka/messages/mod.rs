@@ -148,7 +148,11 @@ impl Ctx<'_> {
         reason: &str,
         cause: Option<EventId>,
     ) {
-        self.requests.get_mut(request).connection_closed = true;
+        let record = self.requests.get_mut(request);
+        if record.client_gave_up {
+            return; // the producer closed it itself, and nobody sees it drop
+        }
+        record.connection_closed = true;
         let request_id = self.request_id(request);
         self.emit(cause, || Event::ConnectionClosed {
             request: request_id,

@@ -35,7 +35,7 @@ export default {
   'cp.end.completed': 'onComplete at {at} ms: {why}',
   'cp.end.response': 'response after {latency} ms: {partitions}',
   'cp.end.closed': 'connection closed: {reason}',
-  'cp.end.clientGone': 'the producer gave up at {at} ms, its own request.timeout.ms ({timeout} ms) run out: the broker answers nobody',
+  'cp.end.clientGone': 'the producer gave up at {at} ms, when its own request.timeout.ms ({timeout} ms) ran out: any answer now goes unread',
   'cp.left': '{ms} ms left',
 
   'log.times': 'since {since} ms ×{times}',

@@ -145,6 +145,7 @@ export default {
   'whatIf.absent': 'not in this run',
   'whatIf.answer': '{outcome} · offset {offsets}',
   'whatIf.answer.at': '{outcome} at {at} ms · offset {offsets}',
+  'whatIf.answer.gaveUp': '{outcome} at {at} ms',
   'whatIf.lost': '{answer} · {lost} at {at} ms',
   'whatIf.differs': '≠ differs',
   'whatIf.same': 'same',

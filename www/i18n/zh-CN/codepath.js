@@ -34,7 +34,7 @@ export default {
   'cp.end.completed': '在 {at} ms 执行 onComplete：{why}',
   'cp.end.response': '{latency} ms 后发出响应：{partitions}',
   'cp.end.closed': '连接被关闭：{reason}',
-  'cp.end.clientGone': '生产者在 {at} ms 时已放弃（它自己的 request.timeout.ms，{timeout} ms，已到）：broker 的响应无人读取',
+  'cp.end.clientGone': '生产者在 {at} ms 时已放弃（它自己的 request.timeout.ms，{timeout} ms，已到）：此后的任何答复都无人读取',
   'cp.left': '还剩 {ms} ms',
 
   'log.times': '自 {since} ms 起 ×{times}',

@@ -141,6 +141,7 @@ export default {
   'whatIf.absent': '不在这次运行中',
   'whatIf.answer': '{outcome} · offset {offsets}',
   'whatIf.answer.at': '{outcome}（{at} ms）· offset {offsets}',
+  'whatIf.answer.gaveUp': '{outcome}（{at} ms）',
   'whatIf.lost': '{answer} · {at} ms 时丢失（{lost}）',
   'whatIf.differs': '≠ 不同',
   'whatIf.same': '相同',
