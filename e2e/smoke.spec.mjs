@@ -33,6 +33,11 @@ export default async function smoke(ctx) {
   ctx.assert(focused === 'play', `closing the welcome by keyboard leaves the focus on the clock's Play: ${focused}`);
   await page.click('[data-testid="produce"]');
   ctx.assert(!/Try this/.test(await page.textContent('.notices')), 'and goes once an acks=all request is sent');
+  // A timeout longer than the producer's own: once sent, a hint says the producer may give up first.
+  await page.fill('input[name="timeout"]', '60000');
+  await page.click('[data-testid="produce"]');
+  ctx.assert(/wait up to 60,000 ms, longer than the producer’s own request.timeout.ms \(30,000 ms\)/.test(await page.textContent('.notices')), 'a longer timeout than the producer waits is pointed out');
+  await page.fill('input[name="timeout"]', '');
   // A live run has no future: a click far right on the timeline stays where the run is, and says why.
   const tl = await page.locator('[data-testid="timeline"]').boundingBox();
   const before = await onPlayground(page, (el) => el.app.sim.extent().frontier_ms);

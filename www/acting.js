@@ -112,8 +112,13 @@ export class Acting {
     }
     const cmd = { action: 'produce', acks, records: parts.map((p) => ({ topic: form.topic.value, partition: p, count })) };
     if (timeout) cmd.timeout_ms = Number(timeout);
+    // Longer than the producer's own timeout: say, once it is sent, who may give up first (edge
+    // case 17). After the command, which clears the hints an acks=all request has done.
+    const own = this.app.sim.setup().config?.request_timeout_ms ?? 30000;
+    const longer = acks !== 0 && cmd.timeout_ms > own;
+    const sent = () => longer && this.app.notice('hint', tr.t('produce.longerThanOwn', { timeout: cmd.timeout_ms, own }));
     if (times === 1) {
-      this.act(cmd);
+      this.act(cmd, (done) => done && sent());
       return;
     }
     // A burst: the first command may fork (and ask first); the rest follow at the next instants,
@@ -122,6 +127,7 @@ export class Acting {
       if (!first) return;
       try {
         this.app.repeat(cmd, times - 1);
+        sent();
       } catch (e) {
         if (err) err.textContent = String(e.message ?? e);
       }

@@ -36,6 +36,7 @@ export default {
   'produce.problem.partitionTwice': 'Partitions: name each partition once (a produce request holds each partition once).',
   'produce.problem.records': 'Records: a whole number from 1 to {max}.',
   'produce.problem.timeout': 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).',
+  'produce.longerThanOwn': 'This request asks the broker to wait up to {timeout} ms, longer than the producer’s own request.timeout.ms ({own} ms): if no answer comes by then, the producer gives up first and the broker answers nobody.',
   'produce.problem.burst': 'Burst: a whole number from 1 to {max}.',
 
   // Breakpoints (controls.js)
