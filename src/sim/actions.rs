@@ -137,8 +137,7 @@ impl Simulation {
                     });
             }
         }
-        // Before the broker handles it, so that in the millisecond where both run out the
-        // producer's check comes first, as it was scheduled first.
+        // The producer's own deadline, checked once its millisecond has run (see `client.rs`).
         self.schedule_client_deadline(request, received);
         let call = ProduceCall {
             request,

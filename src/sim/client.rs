@@ -6,8 +6,9 @@
 //! closes the connection, and `Sender.handleProduceResponse` fails the request with
 //! REQUEST_TIMED_OUT ("Disconnected from node ... due to timeout"). The broker is not told: its
 //! delayed produce waits on and answers into the closed connection. With one setting for both,
-//! the broker's timeout, started on arrival, always runs out first here (`at_ms` is when the request reaches the broker, and the
-//! model has no client-broker delay); on a real client the two race (the page's legend says so).
+//! the broker's timeout, started on arrival, always runs out first here (`at_ms` is when the
+//! request reaches the broker, and the model has no client-broker delay); on a real client the
+//! two race (the page's legend says so).
 //! A request whose `timeout_ms` is longer than the producer's `request_timeout_ms` (another
 //! client, or a per-request timeout) is where the producer gives up first, and only such a
 //! request gets the producer's deadline on the agenda: the common case costs nothing.
