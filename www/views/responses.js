@@ -6,17 +6,19 @@ import { patch } from './dom.js';
 /** ok, bad or waiting: the colour of a response's line. */
 function outcomeOf(r) {
   if (r.waiting) return 'waiting';
-  if (r.connection_closed || r.client_timed_out_ms != null) return 'bad';
+  if (r.connection_closed || gaveUp(r)) return 'bad';
   return r.partitions.every(([, e]) => e == null || e === 'NONE') ? 'ok' : 'bad';
 }
+
+/** The producer's own request.timeout.ms ran out first: whatever the broker answers is unread. */
+const gaveUp = (r) => r.client_timed_out_ms != null;
 
 /** p1, p2, …, p10 in that order (ids are compared by their digits, not as text). */
 const natural = (a, b) => a.id.localeCompare(b.id, 'en', { numeric: true });
 
 /** When and how a request was answered, or that it was not. */
 function answer(r, tr) {
-  // The producer's own request.timeout.ms ran out first: the broker's answer, if any yet, is unread.
-  if (r.client_timed_out_ms != null) {
+  if (gaveUp(r)) {
     const vars = { gaveUp: r.client_timed_out_ms, at: r.responded_ms };
     return tr.t(r.responded_ms != null ? 'responses.gaveUp.answered' : 'responses.gaveUp', vars);
   }
@@ -30,11 +32,11 @@ export function renderResponses(el, snap, selected, tr) {
   const waiting = tr.t('responses.waiting');
   const none = tr.t('responses.none');
   const rows = snap.requests.slice().sort(natural).reverse().map((r) => {
-    // A producer that gave up got its own REQUEST_TIMED_OUT, whatever the broker answers later.
-    const got = (e) => (r.client_timed_out_ms != null ? 'REQUEST_TIMED_OUT' : e ?? (r.waiting ? waiting : none));
+    // A producer that gave up got its own REQUEST_TIMED_OUT.
+    const got = (e) => (gaveUp(r) ? 'REQUEST_TIMED_OUT' : e ?? (r.waiting ? waiting : none));
     const errs = r.partitions.map(([tp, e]) => `${tp} ${got(e)}`).join(', ');
     const what = `acks=${r.acks} → broker ${r.broker}: ${errs}`;
-    const status = r.waiting ? 'waiting' : r.connection_closed ? 'closed' : r.client_timed_out_ms != null ? 'gave-up' : r.responded_ms != null ? 'answered' : 'no-response';
+    const status = r.waiting ? 'waiting' : r.connection_closed ? 'closed' : gaveUp(r) ? 'gave-up' : r.responded_ms != null ? 'answered' : 'no-response';
     const when = answer(r, tr);
     const cls = `${status} outcome-${outcomeOf(r)}${r.id === selected ? ' sel' : ''}`;
     const body = html`<button class="link" data-select="${r.id}"><b>${r.id}</b> ${what}</button> <span class="muted">${when}</span>`;
