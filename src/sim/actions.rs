@@ -68,7 +68,7 @@ impl Simulation {
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
         let down = (broker.0 as usize) >= self.brokers.len() || !self.is_serving(broker);
         // Borrows only the names, so the answers can go straight into the request log.
-        let topics = &self.topic_names_shared;
+        let topics = &self.topic_names;
         let partitions = spec
             .records
             .iter()

@@ -75,8 +75,8 @@ pub struct Simulation {
     /// Where each broker's ISR check and heartbeats fall (scenario-format.md, "Phases").
     phases: phases::Phases,
     topics: Vec<TopicSpec>,
-    topic_names: Vec<String>,
-    topic_names_shared: Vec<Rc<str>>,
+    /// Each topic's name, shared by the request log's answers and the result.
+    topic_names: Vec<Rc<str>>,
     /// Every partition's `topic-partition` label, shared by the trace events that name it.
     tp_names: TpNames,
     brokers: Vec<Broker>,
@@ -471,7 +471,7 @@ impl Simulation {
     pub(crate) fn topic_index(&self, name: &str) -> Option<u32> {
         self.topic_names
             .iter()
-            .position(|t| t == name)
+            .position(|t| &**t == name)
             .map(|i| i as u32)
     }
 

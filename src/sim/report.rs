@@ -62,7 +62,7 @@ pub(super) fn build(sim: &Simulation, name: &str, run_until_ms: u64) -> RunResul
                 .unwrap_or(0),
         };
         partitions.push(PartitionResult {
-            topic: sim.topic_names[tp.topic as usize].clone(),
+            topic: sim.topic_names[tp.topic as usize].to_string(),
             partition: tp.partition,
             leader: record.leader,
             leader_epoch: record.leader_epoch,

@@ -402,7 +402,7 @@ impl Broker {
     fn note_lost_acknowledged(&self, tp: TopicPartition, cause: Option<EventId>, ctx: &mut Ctx) {
         let p = &self.partitions[&tp];
         let (leader, leader_epoch, log) = (self.id, p.leader_epoch, &p.log);
-        let names: &[String] = ctx.topic_names;
+        let names: &[std::rc::Rc<str>] = ctx.topic_names;
         let topic = &names[tp.topic as usize];
         let lost = ctx
             .requests

@@ -95,7 +95,7 @@ pub enum Outgoing {
 pub struct Ctx<'a> {
     pub now_ms: u64,
     pub config: &'a Config,
-    pub topic_names: &'a [String],
+    pub topic_names: &'a [std::rc::Rc<str>],
     pub tp_names: &'a TpNames,
     pub outbox: &'a mut Vec<(Outgoing, Option<EventId>)>,
     pub trace: &'a mut Trace,
