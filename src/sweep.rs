@@ -43,33 +43,27 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The errors, one per partition ("no answer" where none came), a closed connection and the
-    /// producer's own timeout (`crate::compare`'s outcome words, the same).
+    /// What a producer got, as the runner writes it: each partition's error ("no answer" where
+    /// none came) joined by " + ", then ", connection closed" and ", timed out in the producer"
+    /// where they hold. The page words the parts, not this text.
     pub fn label(&self) -> String {
         let errors: Vec<&str> = self
             .errors
             .iter()
             .map(|e| e.unwrap_or("no answer"))
             .collect();
-        outcome_label(&errors, self.connection_closed, self.client_timed_out)
+        let closed = if self.connection_closed {
+            ", connection closed"
+        } else {
+            ""
+        };
+        let gave_up = if self.client_timed_out {
+            ", timed out in the producer"
+        } else {
+            ""
+        };
+        format!("{}{closed}{gave_up}", errors.join(" + "))
     }
-}
-
-/// What a producer got, as the runner writes it: each partition's error joined by " + ", then
-/// ", connection closed" and ", timed out in the producer" where they hold (the page's
-/// www/what-if-words.js reads these words back).
-pub fn outcome_label(errors: &[&str], connection_closed: bool, client_timed_out: bool) -> String {
-    let closed = if connection_closed {
-        ", connection closed"
-    } else {
-        ""
-    };
-    let gave_up = if client_timed_out {
-        ", timed out in the producer"
-    } else {
-        ""
-    };
-    format!("{}{closed}{gave_up}", errors.join(" + "))
 }
 
 /// Where one outcome of one request happens.

@@ -7,7 +7,8 @@
 import { isTrap } from './wasm-module.js';
 import { firstTelling, sayEvent } from './narrate.js';
 import { html, render } from './html.js';
-import { changeWords, outcomeWords } from './what-if-words.js';
+import { changeWords } from './what-if-words.js';
+import { outcomeWords } from './outcome-words.js';
 import { errorWords } from './error-words.js';
 
 /** The second run's views: what differs between two runs, without a second timeline or log. */
@@ -283,11 +284,11 @@ function divergence(r, b, tr) {
 function answerText(a, tr) {
   if (!a) return tr.t('whatIf.absent');
   // The producer gave up: it read no answer, so no offsets either.
-  if (a.client_timed_out_ms != null) return tr.t('whatIf.answer.gaveUp', { outcome: outcomeWords(a.outcome, tr), at: a.client_timed_out_ms });
+  if (a.client_timed_out_ms != null) return tr.t('whatIf.answer.gaveUp', { outcome: outcomeWords(a.got, tr), at: a.client_timed_out_ms });
   const offsets = a.base_offsets.join(' + ');
   return a.answered_ms != null
-    ? tr.t('whatIf.answer.at', { outcome: outcomeWords(a.outcome, tr), at: a.answered_ms, offsets })
-    : tr.t('whatIf.answer', { outcome: outcomeWords(a.outcome, tr), offsets });
+    ? tr.t('whatIf.answer.at', { outcome: outcomeWords(a.got, tr), at: a.answered_ms, offsets })
+    : tr.t('whatIf.answer', { outcome: outcomeWords(a.got, tr), offsets });
 }
 
 function cell(a, tr) {

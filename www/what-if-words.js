@@ -1,9 +1,8 @@
 // A what-if's own words: its change as the first run's actions make it read ("every request with
-// acks=1", "broker 2's pause at 12,000 ms instead of 10,000 ms") and what a producer got in a run
-// ("NOT_ENOUGH_REPLICAS + NONE", "no answer, connection closed"), in the reader's language. The
-// model sends the change as its canonical text (src/scenario/change.rs, `Display`) and each
-// outcome as the runner writes it (src/compare/mod.rs, `Answer`); the runner's English words are
-// Change::describe's, which the English messages here repeat.
+// acks=1", "broker 2's pause at 12,000 ms instead of 10,000 ms"), in the reader's language. The
+// model sends the change as its canonical text (src/scenario/change.rs, `Display`); the runner's
+// English words are Change::describe's, which the English messages here repeat. What a producer
+// got in each run is worded by outcome-words.js.
 
 /** An action of the first run, named as a change speaks of it. */
 function actionName(a, i, tr) {
@@ -35,22 +34,4 @@ export function changeWords(change, actions, tr) {
   // A config setting, by Kafka's name where it has one: code, the same in every language.
   if ((m = /^([a-z_.]+)=(\d+)$/.exec(change))) return `${m[1]}=${ms(m[2])}`;
   return change;
-}
-
-const CLOSED = ', connection closed';
-const GAVE_UP = ', timed out in the producer';
-const NO_ANSWER = 'no answer';
-
-/** What a producer got (`Answer.outcome`, src/sweep.rs `outcome_label`): each partition's error,
- * then a closed connection, then the producer's own timeout. */
-export function outcomeWords(outcome, tr) {
-  const gaveUp = outcome.endsWith(GAVE_UP);
-  const rest = gaveUp ? outcome.slice(0, -GAVE_UP.length) : outcome;
-  const closed = rest.endsWith(CLOSED);
-  let errors = (closed ? rest.slice(0, -CLOSED.length) : rest)
-    .split(' + ')
-    .map((e) => (e === NO_ANSWER ? tr.t('whatIf.noAnswer') : e))
-    .join(' + ');
-  if (closed) errors = tr.t('whatIf.closed', { errors });
-  return gaveUp ? tr.t('whatIf.gaveUp', { errors }) : errors;
 }

@@ -17,6 +17,7 @@ pub use crate::scenario::Change;
 
 use crate::scenario::result::{ResponseResult, RunResult};
 use crate::scenario::{budget, Scenario};
+use crate::sweep::Outcome;
 
 /// One side of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -48,9 +49,12 @@ pub struct Divergence {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
     /// Each partition's error ("no answer" where none came), then a closed connection, then the
-    /// producer's own timeout (`crate::sweep::outcome_label`): `NONE`, `NOT_ENOUGH_REPLICAS +
+    /// producer's own timeout ([`Outcome::label`] of `got`): `NONE`, `NOT_ENOUGH_REPLICAS +
     /// NONE`, `no answer, connection closed`, `no answer, timed out in the producer`.
     pub outcome: String,
+    /// The same outcome in parts, as the phases sweep writes each of its outcomes: the page words
+    /// both from these.
+    pub got: Outcome,
     pub answered_ms: Option<u64>,
     /// When the producer gave up on it (its own `request.timeout.ms`); written only then.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -257,11 +261,15 @@ fn same_arrival(a: &Value, b: &Value) -> bool {
 /// What the producer got: the broker's answer, unless the producer gave up on it first.
 fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
     let gave_up = response.client_timed_out_ms.is_some();
-    let errors: Vec<&str> = response
-        .partitions
-        .iter()
-        .map(|p| p.error.filter(|_| !gave_up).unwrap_or("no answer"))
-        .collect();
+    let got = Outcome {
+        errors: response
+            .partitions
+            .iter()
+            .map(|p| p.error.filter(|_| !gave_up))
+            .collect(),
+        connection_closed: response.connection_closed,
+        client_timed_out: gave_up,
+    };
     let lost_ms = result
         .lost_acknowledged
         .iter()
@@ -269,7 +277,8 @@ fn answer(response: &ResponseResult, result: &RunResult) -> Answer {
         .map(|l| l.lost_ms)
         .min();
     Answer {
-        outcome: crate::sweep::outcome_label(&errors, response.connection_closed, gave_up),
+        outcome: got.label(),
+        got,
         answered_ms: response.responded_ms.filter(|_| !gave_up),
         client_timed_out_ms: response.client_timed_out_ms,
         base_offsets: if gave_up {

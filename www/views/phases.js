@@ -8,6 +8,7 @@
 import { html } from '../html.js';
 import { patch } from './dom.js';
 import { isTrap } from '../wasm-module.js';
+import { outcomeWords, outcomeIsGood } from '../outcome-words.js';
 
 /** Wall ms of sweeping per task. Between tasks the browser renders a frame when one is due and
  * handles input, which come before the next task; back to back, the tasks keep the thread busy
@@ -25,19 +26,15 @@ const DEFAULT_BROKERS = 3;
 const MAX_ROWS = 40;
 
 // What a strip says, in the language of `tr`.
-const outcomeText = (o, tr) => {
-  let errors = o.outcome.errors.map((e) => e ?? tr.t('phases.noAnswer')).join(' + ');
-  if (o.outcome.connection_closed) errors = tr.t('phases.closed', { errors });
-  return o.outcome.client_timed_out ? tr.t('phases.gaveUp', { errors }) : errors;
-};
-const good = (o) => !o.outcome.connection_closed && !o.outcome.client_timed_out && o.outcome.errors.every((e) => e === 'NONE' || e == null);
+const outcomeText = (o, tr) => outcomeWords(o.outcome, tr);
+const good = (o) => outcomeIsGood(o.outcome);
 const span = (lo, hi, tr) => (lo === hi ? tr.num(lo) : `${tr.num(lo)}-${tr.num(hi)}`);
 const ranges = (o, tr) => o.phases.map(([lo, hi]) => span(lo, hi, tr)).join(tr.t('list.sep'));
 const answered = (o, tr) => (!o.answered_ms ? tr.t('phases.notAnswered')
   : o.answered_ms[0] === o.answered_ms[1] ? tr.t('phases.answeredAt', { at: o.answered_ms[0] })
     : tr.t('phases.answeredBetween', { from: o.answered_ms[0], to: o.answered_ms[1] }));
 
-const at = (ms, tr) => (ms == null ? tr.t('phases.noAnswer') : tr.t('phases.answeredAt', { at: ms }));
+const at = (ms, tr) => (ms == null ? tr.t('outcome.noAnswer') : tr.t('phases.answeredAt', { at: ms }));
 /** One boundary in words: what the request gets on either side of it. */
 const edgeText = (r, e, period, tr) => tr.t('phases.edge', {
   phase: e.phase, after: outcomeText(r.outcomes[e.to], tr), answeredAfter: at(e.answered_after, tr),

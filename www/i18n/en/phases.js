@@ -1,9 +1,6 @@
 // The Phases view (www/views/phases.js): what each request gets at every phase φ of the leader's
 // ISR-check beat, or of the brokers' heartbeats.
 export default {
-  'phases.noAnswer': 'no answer',
-  'phases.closed': '{errors} (connection closed)',
-  'phases.gaveUp': '{errors} (timed out in the producer)',
   'phases.notAnswered': 'not answered',
   'phases.answeredAt': 'answered at {at} ms',
   'phases.answeredBetween': 'answered {from}-{to} ms',

@@ -1,8 +1,5 @@
 // 相位视图（www/views/phases.js）：在 leader 的 ISR 检查节拍（或各 broker 的心跳节拍）的每个相位 φ 上，每个请求会得到什么。
 export default {
-  'phases.noAnswer': '没有响应',
-  'phases.closed': '{errors}（连接被关闭）',
-  'phases.gaveUp': '{errors}（生产者自己超时）',
   'phases.notAnswered': '没有得到响应',
   'phases.answeredAt': '在 {at} ms 得到响应',
   'phases.answeredBetween': '在 {from}-{to} ms 之间得到响应',
