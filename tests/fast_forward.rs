@@ -157,6 +157,35 @@ fn a_quiet_week_is_skipped_and_ends_as_it_would() {
     assert_eq!((p5.high_watermark, p5.isr.len()), (3, 3));
 }
 
+/// A producer's deadline for a request it already has its answer to does nothing when it comes,
+/// so it does not hold the fast-forward back: here the producer waits up to 5.8 days, and the
+/// answer came in 2 ms.
+#[test]
+fn an_answered_request_s_deadline_does_not_hold_the_fast_forward_back() {
+    let week = WEEK_MS;
+    let s = scenario(&format!(
+        r#"{{"name": "week", "config": {{"request_timeout_ms": 500000000}},
+            "topics": [{{"name": "t", "partitions": 1, "replication_factor": 3}}],
+            "actions": [
+              {{"at_ms": 0, "action": "produce", "id": "p1", "acks": "all", "timeout_ms": 1000000000,
+                "records": [{{"topic": "t", "partition": 0, "count": 10}}]}}
+            ],
+            "run_until_ms": {week}}}"#
+    ));
+    let (on, _) = play(&s, true);
+    let (off, _) = play(&s, false);
+    assert_eq!(on, off);
+    let mut sim = Simulation::from_scenario(&s, false).expect("valid");
+    sim.run_until(week);
+    let (jumps, skipped) = sim.fast_forwarded();
+    assert!(
+        jumps >= 1 && skipped > week - 3_600_000,
+        "{jumps} jumps, {skipped} ms"
+    );
+    let p1 = &sim.result(&s.name, week).responses[0];
+    assert_eq!((p1.responded_ms, p1.client_timed_out_ms), (Some(2), None));
+}
+
 /// The runner admits the quiet week on its fast-forward (the work budget refuses it traced), and
 /// a run admitted so stops at its work limit.
 #[test]

@@ -298,6 +298,10 @@ impl Simulation {
     pub fn fast_forward_digest(&mut self) -> Vec<u64> {
         let mut out = vec![self.now_ms];
         for (at_ms, _, what) in self.agenda.iter_placed() {
+            // A jump drops these (they would do nothing), a run without one keeps them.
+            if self.stale_client_deadline(what) {
+                continue;
+            }
             out.push(at_ms);
             match what {
                 Scheduled::ReaperWake { .. } => {
@@ -378,7 +382,8 @@ impl Simulation {
             if matches!(
                 what,
                 Scheduled::IsrExpiration { .. } | Scheduled::ReaperWake { .. }
-            ) {
+            ) || self.stale_client_deadline(what)
+            {
                 continue;
             }
             let mut item = vec![rel(at_ms)];
@@ -419,6 +424,14 @@ impl Simulation {
         Some((shape, clocks, fetch_clocks))
     }
 
+    /// A producer's deadline that will find its request no longer waiting (answered, or its
+    /// connection dropped) and do nothing: not part of what must repeat. A deadline still to
+    /// come for a waiting request keeps the cluster from counting as idle.
+    fn stale_client_deadline(&self, what: &Scheduled) -> bool {
+        matches!(what, Scheduled::ClientDeadline { request }
+            if !self.requests.get(*request).client_waiting())
+    }
+
     /// Moves the cluster, as it was at `from_ms`, `delta_ms` later (a whole number of periods),
     /// and sets the clock there. `moving` says which clocks move (in `visit_clocks` order),
     /// `fetch_moving` which brokers' fetch timers.
@@ -427,7 +440,12 @@ impl Simulation {
         let isr_check = self.isr_check_period_ms();
         let mut items = self.agenda.take_all();
         let touched = items.len() as u64;
-        items.retain(|item| !matches!(item.what, Scheduled::ReaperWake { .. }));
+        // Reaper wakes are recomputed below; a producer's deadline for a request it has had its
+        // answer to (or lost its connection for) would do nothing when it came.
+        items.retain(|item| {
+            !matches!(item.what, Scheduled::ReaperWake { .. })
+                && !self.stale_client_deadline(&item.what)
+        });
         let mut checks: Vec<Placed> = Vec::new();
         let mut moved: Vec<Placed> = Vec::new();
         for mut item in items {
