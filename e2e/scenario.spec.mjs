@@ -75,6 +75,44 @@ export default async function scenarioSpec(ctx) {
   const fresh = await onPlayground(page, (el) => ({ said: el.shadowRoot.querySelector('[data-testid="narration"]').textContent, at: el.app.sim.nowMs }));
   ctx.assert(/REQUEST_TIMED_OUT/.test(before) && !/REQUEST_TIMED_OUT|p1/.test(fresh.said), `the live session does not tell s02's timeout: ${JSON.stringify({ before, fresh })}`);
 
+  // The live session, driven with actions of one's own, then left by picking a scenario: the
+  // notice says what went and reopens it, actions and all.
+  await onPlayground(page, (el) => {
+    el.command({ action: 'pause_follower', broker: 1 });
+    el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] });
+  });
+  await page.selectOption('[data-testid="scenario-pick"]', 's01-happy-path');
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await page.click('[data-testid="reopen-left"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.live === true);
+  const reopened = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).map((a) => a.action));
+  ctx.assert(JSON.stringify(reopened) === '["pause_follower","produce"]', `the left session came back with its actions: ${JSON.stringify(reopened)}`);
+
+  // A link that opens at the run's end: Play says the run has ended, with the ways on; a seek
+  // past the end stops there.
+  await page.goto('about:blank');
+  await page.goto(`${ctx.baseURL}#scenario=x15-producer-gives-up-then-the-records-commit&t=50000`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.click('[data-testid="play"]');
+  await page.waitForSelector('[data-testid="scenario-end"]', { timeout: 5000 });
+  ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'Play at the end plays nothing');
+  await onPlayground(page, (el) => el.seek(1e300));
+  ctx.assert((await onPlayground(page, (el) => el.nowMs)) === 50000, 'a seek past the end stops at the end');
+  const bigint = await onPlayground(page, (el) => { try { el.seek(10n); return null; } catch (e) { return `${e.name}: ${e.message}`; } });
+  ctx.assert(/^TypeError: .*got 10n$/.test(bigint), `a BigInt is refused in words: ${bigint}`);
+
+  // x13: p1 was acknowledged with acks=1, and the new leader's log lacks its records: Responses
+  // says so beside its NONE.
+  await page.goto('about:blank');
+  await page.goto(`${ctx.baseURL}#scenario=x13-acks1-acknowledged-then-lost&t=30000`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await waitText(page, '.resp-list', /p1-acks-1 .*NONE answered at 1,000 ms .*LOST at 9,003 ms/);
+  // A script that sets the page's scenario attribute opens that scenario (the link chose only
+  // the first), and the address names it.
+  await page.evaluate(() => document.querySelector('purgatory-playground').setAttribute('scenario', 's09-leader-change-answers-waiting-request'));
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.curatedName === 's09-leader-change-answers-waiting-request');
+  ctx.assert(new URL(page.url()).search === '?scenario=s09-leader-change-answers-waiting-request', `the address follows: ${page.url()}`);
+
   // A name that does not exist: a message, and a live session.
   await page.goto(`${ctx.baseURL}?scenario=no-such-thing`, { waitUntil: 'load' });
   await playgroundsReady(page);

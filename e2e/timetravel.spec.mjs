@@ -106,6 +106,8 @@ export default async function timeTravel(ctx) {
   await page.click('[data-testid="pause-follower-1"]');
   await page.waitForSelector('[data-testid="fork-confirm"]');
   await ctx.screenshot(page, 'timetravel-fork-confirm', { fullPage: false });
+  // The question names the action it is about (a second action would replace it, named too).
+  await waitText(page, '.notice.confirm', /^Pause broker 1\? You are at 20,000 ms/);
   await page.click('[data-testid="fork-confirm"]');
   await waitText(page, '.notices', /this is a new future/);
   const forked = await onPlayground(page, (el) => ({ actions: el.app.sim.actions().length, frontier: el.app.sim.extent().frontier_ms }));

@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { differenceWords } from '../www/kafka-check-words.js';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/kafka-compare.mjs', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'kafka-compare-'));
@@ -167,4 +168,16 @@ test("a producer that gave up on its own compares when it did, not the broker's 
   assert.equal(field(late, 'p1.client_timed_out_ms').verdict, 'disagree');
   const read = compare(scenario('i', [patient]), model, doc({ at: 45010 }));
   assert.equal(field(read, 'p1.client_timed_out_ms').verdict, 'disagree', 'Kafka\'s client read an answer the model says it gave up on');
+});
+
+test('the page words a recorded difference for people, and leaves what it cannot read as written', () => {
+  assert.equal(differenceWords('p0009.base_offsets: model [["t-0 @9"],["t-0 @9"]], Kafka ["t-0 @8"] / ["t-0 @8"]'), 'p0009 base offsets: model t-0 @9, Kafka t-0 @8');
+  assert.equal(differenceWords('p0000.base_offsets: model [["t-0 @0"],["t-0 @0"]], Kafka ["t-0 @4"] / ["t-0 @3"]'), 'p0000 base offsets: model t-0 @0, Kafka t-0 @4 / t-0 @3');
+  assert.equal(differenceWords('t-0.leo[2]: model [10,10], Kafka 0 / 0'), 't-0 leo[2]: model 10, Kafka 0');
+  assert.equal(differenceWords('a note without the shape'), 'a note without the shape');
+  // Every difference the record holds is read (none left raw).
+  const record = JSON.parse(readFileSync(new URL('../docs/kafka-check.json', import.meta.url), 'utf8'));
+  const items = Object.values(record.scenarios).flatMap((v) => [...(v.explained ?? []), ...(v.disagree ?? [])]);
+  assert.ok(items.length > 0);
+  for (const item of items) assert.doesNotMatch(differenceWords(item), /\[\[|"/, item);
 });

@@ -24,13 +24,15 @@ export class Acting {
    * they made after the playhead would go too: the rest of that future is the model's
    * projection of their own choices, computed again from here.
    */
-  act(cmd, then) {
+  act(cmd, then, times = 1) {
     const preview = this.app.sim.forkPreview();
     if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
       const dropped = preview.user_actions_dropped;
       const where = { at: preview.at_ms, frontier: preview.frontier_ms, count: String(dropped) };
       const question = this.app.tr.t(dropped ? 'fork.question.actions' : 'fork.question', where);
-      this.confirm(question, () => this.run(cmd, then));
+      // Named, so that a second action asked about while a question is open says it replaces
+      // the first.
+      this.confirm(commandWords(cmd, times, this.app.tr), question, () => this.run(cmd, then));
       return;
     }
     this.run(cmd, then);
@@ -51,7 +53,7 @@ export class Acting {
     }
   }
 
-  confirm(text, yes) {
+  confirm(what, text, yes) {
     const { tr } = this.app;
     const box = this.$('.notices');
     box.querySelector('.notice.confirm')?.remove();
@@ -59,7 +61,8 @@ export class Acting {
     el.className = 'notice confirm';
     el.setAttribute('role', 'alertdialog');
     el.setAttribute('aria-label', tr.t('fork.dialog'));
-    render(el, html`<span>${text}</span> <button type="button" class="primary" data-testid="fork-confirm">${tr.t('fork.act')}</button> <button type="button" data-testid="fork-cancel">${tr.t('fork.cancel')}</button> <label class="hint"><input type="checkbox" class="dont-ask"> ${tr.t('fork.dontAsk')}</label>`);
+    const asked = tr.t('fork.what', { what });
+    render(el, html`<span><strong>${asked.charAt(0).toUpperCase()}${asked.slice(1)}</strong> ${text}</span> <button type="button" class="primary" data-testid="fork-confirm">${tr.t('fork.act')}</button> <button type="button" data-testid="fork-cancel">${tr.t('fork.cancel')}</button> <label class="hint"><input type="checkbox" class="dont-ask"> ${tr.t('fork.dontAsk')}</label>`);
     box.append(el);
     el.querySelector('[data-testid="fork-confirm"]').addEventListener('click', () => {
       if (el.querySelector('.dont-ask').checked) this.askFork = false;
@@ -131,7 +134,7 @@ export class Acting {
       } catch (e) {
         if (err) err.textContent = String(e.message ?? e);
       }
-    });
+    }, times);
   }
 
   topic() {
@@ -143,4 +146,11 @@ export class Acting {
 export function wholeNumber(text) {
   const t = text.trim();
   return /^\d+$/.test(t) ? Number(t) : NaN;
+}
+
+/** An action the person asked for, in words: "pause broker 1", "send 20 requests with acks=all". */
+function commandWords(cmd, times, tr) {
+  if (cmd.action !== 'produce') return tr.t(`action.${cmd.action.split('_')[0]}`, { broker: String(cmd.broker) });
+  const acks = cmd.acks === -1 ? 'all' : String(cmd.acks);
+  return tr.t('action.produce', { count: times, acks });
 }

@@ -168,9 +168,11 @@ export class Controls {
   // ---- Scenario, setup, import ---------------------------------------------------------------
 
   async pick(name) {
+    const kept = this.app.keepOwn();
     const msg = name ? await this.app.open({ curated: name }) : await this.app.open({ live: PAGE_DEFAULTS });
-    if (msg) this.app.notice('bad', msg);
-    else this.app.host.syncUrl?.();
+    if (msg) return this.app.notice('bad', msg);
+    this.app.host.syncUrl?.();
+    this.app.offerBack(kept);
   }
 
   // ---- What if ---------------------------------------------------------------------------------
@@ -195,12 +197,14 @@ export class Controls {
   async applySetup() {
     const { tr } = this.app;
     const read = readSetup(this.$('.setup-form'), tr);
+    const kept = read.error ? null : this.app.keepOwn();
     const refused = read.error ? null : await this.app.open({ live: read.setup });
     const wrong = read.error ? read : refused ? setupErrorWords(errorWords(refused, tr), tr) : null;
     this.sayInSetup(wrong);
     if (wrong) return;
     this.closeMenus({ refocus: true }); // focus back on Setup, not the hidden form's button
     this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
+    this.app.offerBack(kept);
   }
 
   /** The Setup form's error, or none (see `showSetupError`). */
@@ -214,10 +218,12 @@ export class Controls {
     const out = this.$('.share-out');
     try {
       const text = await readSessionFile(file, tr);
+      const kept = this.app.keepOwn();
       const msg = await this.app.open({ text, label: file.name }, { play: false });
       if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: errorWords(msg, tr) }));
       if (out) out.textContent = ''; // an earlier file's refusal is not about this one
       this.app.notice('ok', tr.t('file.opened', { file: file.name }));
+      this.app.offerBack(kept);
       this.app.host.syncUrl?.();
       this.closeMenus();
     } catch (e) {
@@ -535,7 +541,7 @@ export class Controls {
     // The open story's caption says it and offers the same choices (the banner would sit under it).
     if (this.app.story.active) return this.app.story.follow();
     const box = this.$('.notices');
-    if (box.querySelector('[data-testid="scenario-end"]')) return;
+    if (!box || box.querySelector('[data-testid="scenario-end"]')) return;
     const el = document.createElement('div');
     el.className = 'notice end';
     el.dataset.testid = 'scenario-end';

@@ -18,7 +18,7 @@ import { SCHEME_ATTRS, hostScheme, parseOptions, problem, problemText } from './
 export { hostScheme };
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
-import { readFragment } from './share.js';
+import { MAX_INSTANT_MS, readFragment } from './share.js';
 import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
@@ -118,7 +118,9 @@ export class PurgatoryPlayground extends HTMLElement {
       return;
     }
     if (!this.app) return;
-    if (SOURCE_ATTRS.includes(name)) this.openSource().catch((e) => this.fail(e));
+    // A source set on the element (by script) is what plays from then on, in the full page too,
+    // where the address's link decided only the first open; the address follows it.
+    if (SOURCE_ATTRS.includes(name)) this.openSource(++this.generation, null, { link: false }).then(() => this.app && this.syncUrl()).catch((e) => this.fail(e));
     else if (name === 'lang' && languageFor(value ?? this.language()) === this.opts?.tr.lang) return;
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
     else if (name === 'compare') {
@@ -286,8 +288,8 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 
   /** Which session to open: the link (page layout), scenario, src, an inline child, or live. */
-  async resolveSource() {
-    if (this.opts.layout === 'page') {
+  async resolveSource({ link = true } = {}) {
+    if (this.opts.layout === 'page' && link) {
       try {
         const fromLink = await this.fromLocation();
         if (fromLink) return fromLink;
@@ -390,12 +392,12 @@ export class PurgatoryPlayground extends HTMLElement {
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
-  async openSource(gen = ++this.generation, restore = null) {
+  async openSource(gen = ++this.generation, restore = null, { link = true } = {}) {
     const app = this.app;
     let plan;
     let sourceProblem = false;
     try {
-      plan = restore ?? (await this.resolveSource());
+      plan = restore ?? (await this.resolveSource({ link }));
     } catch (e) {
       if (!(e instanceof SourceError)) throw e;
       this.report([...parseOptions(this).problems, e.problem]);
@@ -546,10 +548,12 @@ export class PurgatoryPlayground extends HTMLElement {
 
   /** Moves the playhead to `ms` (a whole number ≥ 0). Throws on anything else. */
   seek(ms) {
-    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${typeof ms === "number" ? String(ms) : JSON.stringify(ms)}`);
+    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${shown(ms)}`);
     this.requireOpen('seek');
-    this.app.computeUntil(ms);
-    this.app.playback.seek(ms);
+    // Past the end it stops at the end; a live run's end is the longest run the model makes.
+    const at = Math.min(ms, MAX_INSTANT_MS);
+    this.app.computeUntil(at);
+    this.app.playback.seek(at);
   }
 
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */
@@ -580,6 +584,18 @@ function sayLinkProblems(app, plan) {
  * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
  * too, so that a remount in another language names it in that language.
  */
+/** A wrong argument as its error shows it: any value, a BigInt or a symbol included. */
+function shown(value) {
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value == null || ['number', 'symbol', 'boolean'].includes(typeof value)) return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value); // an object with a cycle
+  }
+}
+
 const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
 
 class SourceError extends Error {

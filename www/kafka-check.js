@@ -4,6 +4,7 @@
 // for a scenario the check has not run, or one the person has changed with actions of their own.
 import { html, render } from './html.js';
 import { checkReport } from 'bundle-files';
+import { differenceWords } from './kafka-check-words.js';
 
 // The record is imported when first asked for: a chunk beside the module in dist/ (inlined in the
 // self-contained page), so the element's module does not carry it.
@@ -60,15 +61,17 @@ export async function renderKafkaMark(el, name, { link, tr, comparing = null }) 
   const kafka = tr.t('kafkaCheck.kafka', { version: CHECK.kafka_version });
   const runs = tr.t(found.both ? 'kafkaCheck.runsBoth' : 'kafkaCheck.runs', { count: String(found.runs), date: found.date ?? CHECK.date });
   const n = found.explained_count ?? found.explained?.length ?? 0;
-  const list = `${found.explained?.join('; ')}${n > found.explained?.length ? '; …' : ''}`;
-  const explained = n ? tr.t('kafkaCheck.explained', { count: String(n), list }) : '';
+  const list = `${(found.explained ?? []).map(differenceWords).join('; ')}${n > (found.explained?.length ?? 0) ? '; …' : ''}`;
+  const explained = n ? tr.t('kafkaCheck.explained', { count: n, list }) : '';
   const text = found.verdict === 'could-not-drive'
     ? tr.t('kafkaCheck.notDriven', { kafka, runs })
     : found.verdict === 'disagree'
-    ? tr.t('kafkaCheck.disagree', { kafka, differences: found.disagree.join('; '), runs })
+    ? tr.t('kafkaCheck.disagree', { kafka, differences: found.disagree.map(differenceWords).join('; '), runs })
     : found.verdict === 'noise'
       ? tr.t('kafkaCheck.noise', { kafka, explained, runs })
-      : tr.t('kafkaCheck.agree', { kafka, explained, runs });
+      // Not "the same answers": an explained difference may be in an answer (a base offset).
+      : found.verdict === 'explained' ? tr.t('kafkaCheck.allExplained', { kafka, count: n, list, runs })
+        : tr.t('kafkaCheck.agree', { kafka, explained, runs });
   // The count of fields as the record writes it (4006, not 4,006).
   const title = found.reason ?? tr.t('kafkaCheck.title', { fields: String(found.fields), kafka, doc: 'docs/kafka-check.md' });
   el.dataset.verdict = found.verdict;

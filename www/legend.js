@@ -38,6 +38,7 @@ const SECTIONS = {
     item(html`<span class="purge"><span class="bar"><span style="width:40%"></span></span></span>`, t('purge')),
     item(html`<b>PurgatorySize</b>`, t('size')),
     item(html`<b>NumDelayed<wbr>Operations</b>`, t('delayed')),
+    item(html`<b>op 20.47</b>`, t('op')),
   ],
   wheel: (t) => [
     item(html`<span class="bucket full">3</span>`, t('full')),

@@ -27,7 +27,11 @@ export class Playback {
     const app = this.app;
     if (!app.sim) return;
     const ext = app.guard(() => app.sim.extent());
-    if (on && ext && ext.at_end) return;
+    if (on && ext && ext.at_end) {
+      // Nothing left to play (a link or a seek that opened at the end): say so, with the way on.
+      if (!app.opts.twin) app.controls?.showEnd?.();
+      return;
+    }
     this.clock.setPlaying(on);
     // A question about acting at this instant is moot once the clock moves on.
     if (on) app.clearNotices('confirm');

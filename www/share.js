@@ -13,7 +13,7 @@ const MAX_FRAGMENT_CHARS = 2_000_000;
 const MAX_SESSION_BYTES = 64 * 1024 * 1024;
 /** The latest instant a link may name: the model's longest run, a week (`MAX_ADVANCE_MS` in
  * src/wasm/mod.rs). */
-const MAX_INSTANT_MS = 604_800_000;
+export const MAX_INSTANT_MS = 604_800_000;
 
 function toBase64Url(bytes) {
   let s = '';

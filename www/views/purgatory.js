@@ -49,8 +49,10 @@ function partitionStatus(s, completed, tr) {
   const status = !s.acks_pending ? html`<span class="ok">${s.error}</span>`
     : completed ? html`<span class="bad">${tr.t('purgatory.op.expired')}</span>`
       : html`<span class="pending">acksPending</span>`;
-  // Offsets are written as Kafka writes them (no grouping).
-  const against = tr.t('purgatory.op.partition', { tp: s.tp, offset: String(s.required_offset), hw: String(s.high_watermark ?? '-') });
+  // Offsets are written as Kafka writes them (no grouping). A partition decided with an error (at
+  // the append, or a lost leadership) waits on no HW: none is set against it.
+  const vars = { tp: s.tp, offset: String(s.required_offset), hw: String(s.high_watermark ?? '-') };
+  const against = tr.t(!s.acks_pending && s.error && s.error !== 'NONE' ? 'purgatory.op.partition.decided' : 'purgatory.op.partition', vars);
   return html`${against} ${status}`;
 }
 
@@ -97,7 +99,7 @@ export function renderPurgatory(el, snap, selected, tr) {
     ? html`${shown.map((b) => html`<section class="purg" data-broker="${b.id}"><h3>${tr.t('purgatory.broker', { broker: String(b.id) })}</h3>
       <div class="purg-gauges"></div><h4>${tr.t('purgatory.watch')}</h4><div class="purg-watch"></div><div class="purg-ops"></div></section>`)}`
     : html`<p class="muted">${tr.t('purgatory.empty')}${tr.t('sentence.sep')}<span class="if-can-produce">${tr.t('purgatory.empty.live')}</span><span class="if-watching">${tr.t('purgatory.empty.scenario')}</span></p>`;
-  patch(el.querySelector('.purg-totals'), html`<span>${tr.t('purgatory.total.size')} <b data-testid="purgatory-size">${size}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${delayed}</b></span>`);
+  patch(el.querySelector('.purg-totals'), html`<span>${tr.t('purgatory.total.size')} <b data-testid="purgatory-size">${tr.num(size)}</b></span> <span>NumDelayedOperations <b data-testid="num-delayed-operations">${tr.num(delayed)}</b></span>`);
   const body = el.querySelector('.purg-body');
   patch(body, skeleton);
   const sections = body.children;

@@ -6,7 +6,7 @@ import { patch } from './dom.js';
 /** ok, bad or waiting: the colour of a response's line. */
 function outcomeOf(r) {
   if (r.waiting) return 'waiting';
-  if (r.connection_closed || gaveUp(r)) return 'bad';
+  if (r.connection_closed || gaveUp(r) || r.lost_ms != null) return 'bad';
   return r.partitions.every(([, e]) => e == null || e === 'NONE') ? 'ok' : 'bad';
 }
 
@@ -37,7 +37,8 @@ export function renderResponses(el, snap, selected, tr) {
     const errs = r.partitions.map(([tp, e]) => `${tp} ${got(e)}`).join(', ');
     const what = `acks=${r.acks} → broker ${r.broker}: ${errs}`;
     const status = r.waiting ? 'waiting' : r.connection_closed ? 'closed' : gaveUp(r) ? 'gave-up' : r.responded_ms != null ? 'answered' : 'no-response';
-    const when = answer(r, tr);
+    // Acknowledged, then lost: the producer was told NONE, and a new leader's log lacks them.
+    const when = r.lost_ms != null ? `${answer(r, tr)}${tr.t('clause.sep')}${tr.t('responses.lost', { at: r.lost_ms })}` : answer(r, tr);
     const cls = `${status} outcome-${outcomeOf(r)}${r.id === selected ? ' sel' : ''}`;
     const body = html`<button class="link" data-select="${r.id}"><b>${r.id}</b> ${what}</button> <span class="muted">${when}</span>`;
     // An attribute is there or not as a whole: the tag takes no interpolation between attributes.

@@ -37,12 +37,19 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
     let (in_flight, in_flight_total) = in_flight(sim);
     let all = sim.requests();
     let requests_waiting = all.all().iter().filter(|r| r.client_waiting()).count();
+    // When acknowledged records of a request were lost (rare: a scan of the few losses).
+    let lost_ms = |request: usize| {
+        all.lost()
+            .iter()
+            .filter(|l| l.request as usize == request)
+            .map(|l| l.at_ms)
+            .min()
+    };
     let requests = all
         .iter()
-        .rev()
-        .take(MAX_REQUESTS)
-        .rev()
-        .map(|(r, partitions)| RequestView {
+        .enumerate()
+        .skip(all.len().saturating_sub(MAX_REQUESTS))
+        .map(|(i, (r, partitions))| RequestView {
             id: r.id.to_string(),
             broker: r.broker,
             acks: r.acks,
@@ -52,6 +59,7 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
             connection_closed: r.connection_closed,
             client_timed_out_ms: r.client_timed_out_ms(sim.config().request_timeout_ms),
             waiting: r.client_waiting(),
+            lost_ms: lost_ms(i),
             partitions: partitions
                 .iter()
                 .map(|p| {

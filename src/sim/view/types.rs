@@ -214,6 +214,9 @@ pub struct RequestView {
     pub client_timed_out_ms: Option<u64>,
     /// The producer still waits for its answer.
     pub waiting: bool,
+    /// When acknowledged records of it were lost (a new leader's log lacked them), if they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost_ms: Option<u64>,
     /// One per partition: `(tp, error name or null, base_offset)`.
     pub partitions: Vec<(String, Option<&'static str>, i64)>,
 }

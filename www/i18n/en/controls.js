@@ -27,6 +27,7 @@ export default {
     one: 'You are at {at} ms, in the past of this run. Acting here starts a new future from this instant and drops the {count} action you made after it and the run computed to {frontier} ms. Undo brings it back.',
     other: 'You are at {at} ms, in the past of this run. Acting here starts a new future from this instant and drops the {count} actions you made after it and the run computed to {frontier} ms. Undo brings it back.',
   },
+  'fork.what': '{what}?',
   'fork.act': 'Act here',
   'fork.cancel': 'Cancel',
   'fork.dontAsk': 'don’t ask again',
@@ -79,7 +80,7 @@ export default {
   'fragment.tooBig': 'the link holds a session larger than a session may be ({max} MB)',
   'fragment.badDeflate': 'the link is damaged: its session does not decompress (was it cut short when copied?)',
   'fragment.badStep': 'the link\'s story step {param} is not a step number (1, 2, …)',
-  'fragment.badInstant': 'the link\'s instant {param} is not a whole number of milliseconds',
+  'fragment.badInstant': 'the link\'s instant {param} is not a whole number of milliseconds from 0',
   'fragment.sessionInstant': 'a session link opens at the instant it was saved, so {param} is not read',
   'fragment.lateInstant': 'the link\'s instant {param} is past a week ({max} ms), the longest run',
 
@@ -92,6 +93,10 @@ export default {
   'end.live': 'Continue as a live session',
 
   // An action in the compare form's list (controls.js)
+  'action.produce': {
+    one: 'send a request with acks={acks}',
+    other: 'send {count} requests with acks={acks}',
+  },
   'action.pause': 'pause broker {broker}',
   'action.resume': 'resume broker {broker}',
   'action.crash': 'crash broker {broker}',
@@ -158,6 +163,10 @@ export default {
   'kafkaCheck.explained': {
     one: '; {count} difference traced to the model\'s simplifications or the driver\'s limits ({list})',
     other: '; {count} differences traced to the model\'s simplifications or the driver\'s limits ({list})',
+  },
+  'kafkaCheck.allExplained': {
+    one: '✓ Checked against {kafka}: the same, but for {count} difference traced to the model\'s simplifications or the driver\'s limits ({list}) ({runs})',
+    other: '✓ Checked against {kafka}: the same, but for {count} differences traced to the model\'s simplifications or the driver\'s limits ({list}) ({runs})',
   },
   'kafkaCheck.agree': '✓ Checked against {kafka}: the same answers{explained} ({runs})',
   'kafkaCheck.noise': '✓ Checked against {kafka}: the same answers where Kafka\'s own runs agree{explained} ({runs})',

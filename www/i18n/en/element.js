@@ -44,6 +44,13 @@ export default {
   'link.instead': '{problem}; showing a live session instead.',
   'link.stays': '{problem}; the open session stays as it was.',
   'link.partly': 'Part of this link was left out: {problem}; the rest of it is open.',
+  'session.left': {
+    one: 'The session you were driving was closed, with your action.',
+    other: 'The session you were driving was closed, with your {count} actions.',
+  },
+  'session.left.reopen': 'Reopen it',
+  'session.left.label': 'your session',
+  'session.left.notReopened': 'Your session could not be reopened: {error}. Download it to keep your work.',
   'session.openedShort': 'This session was saved at {saved} ms, but computing that far at once would hold the page for long: it opens at {at} ms, and the rest of the run is computed as it plays.',
   'link.pastEnd': 'The link\'s instant {param} is past the end of this run; it opens at its end, {end} ms.',
   'link.noSuchRequest': 'The link selects {param}, a request this run does not have; {shown} is selected instead.',

@@ -25,6 +25,7 @@ export default {
   'legend.purgatory.purge': 'watched operations completed since the last purge (estimated − delayed; one completed at its first try was never watched) against the purge interval: the reaper purges when it is exceeded',
   'legend.purgatory.size': 'entries on all watch lists (a request on two partitions counts twice; completed ones until a purge or a later checkAndComplete on that key)',
   'legend.purgatory.delayed': 'requests still waiting',
+  'legend.purgatory.op': 'an operation’s handle in this model: its slot, then how many times that slot held one before (a DelayedProduce has no name in Kafka; the request id names the request)',
 
   'legend.wheel.title': 'Timing wheel',
   'legend.wheel.full': 'a bucket holding that many timeouts; it is due at the start of its span, and its entries then fire or move to a finer level (cascade)',

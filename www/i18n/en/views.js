@@ -80,6 +80,7 @@ export default {
   'purgatory.ops.slot': 'on the wheel',
   'purgatory.ops.more': '+ {count} more operations held ({waiting} waiting in all)',
   'purgatory.op.partition': '{tp}: requiredOffset {offset} vs HW {hw}',
+  'purgatory.op.partition.decided': '{tp}: requiredOffset {offset}',
   'purgatory.op.expired': 'REQUEST_TIMED_OUT (expired while acksPending)',
   'purgatory.op.done': 'completed, not purged',
   'purgatory.op.slot': 'L{level} bucket {bucket}',
@@ -117,6 +118,7 @@ export default {
   'responses.closed': 'connection closed',
   'responses.gaveUp': 'the producer gave up at {gaveUp} ms; the broker still holds it',
   'responses.gaveUp.answered': 'the producer gave up at {gaveUp} ms; the broker answered at {at} ms, unread',
+  'responses.lost': 'LOST at {at} ms: the new leader’s log lacks these acknowledged records',
   'responses.acks0': 'acks=0: no response',
 
   // Metrics.

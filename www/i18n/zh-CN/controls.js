@@ -24,6 +24,7 @@ export default {
   'fork.question.actions': {
     other: '你现在位于 {at} ms，处在这次运行的过去。在这里操作，会从这一刻起开始一个新的未来，并丢弃你在这之后做的 {count} 个操作，以及已经计算到 {frontier} ms 的运行。“撤销”可以把它们恢复。',
   },
+  'fork.what': '{what}？',
   'fork.act': '在这里操作',
   'fork.cancel': '取消',
   'fork.dontAsk': '不再询问',
@@ -76,7 +77,7 @@ export default {
   'fragment.tooBig': '链接里的会话超过了会话的上限（{max} MB）',
   'fragment.badDeflate': '链接已损坏：其中的会话无法解压（复制时是不是被截断了？）',
   'fragment.badStep': '链接中的导览步骤 {param} 不是步骤编号（1、2、…）',
-  'fragment.badInstant': '链接中的时刻 {param} 不是整数毫秒数',
+  'fragment.badInstant': '链接中的时刻 {param} 不是从 0 起的整数毫秒数',
   'fragment.sessionInstant': '会话链接在保存时的时刻打开，所以不读取 {param}',
   'fragment.lateInstant': '链接中的时刻 {param} 超过了一周（{max} ms），即最长的运行',
 
@@ -89,6 +90,9 @@ export default {
   'end.live': '作为实时会话继续',
 
   // 对比表单列表中的操作（controls.js）
+  'action.produce': {
+    other: '发送 {count} 个 acks={acks} 的请求',
+  },
   'action.pause': '暂停 broker {broker} 的拉取',
   'action.resume': '恢复 broker {broker} 的拉取',
   'action.crash': '让 broker {broker} 崩溃',
@@ -154,6 +158,7 @@ export default {
   'kafkaCheck.explained': {
     other: '；有 {count} 处差异可归因于模型的简化或测试驱动的局限（{list}）',
   },
+  'kafkaCheck.allExplained': { other: '✓ 已与 {kafka} 对照检查：结果相同，只有 {count} 处差异，可归因于模型的简化或测试驱动的局限（{list}）（{runs}）' },
   'kafkaCheck.agree': '✓ 已与 {kafka} 对照检查：应答相同{explained}（{runs}）',
   'kafkaCheck.noise': '✓ 已与 {kafka} 对照检查：凡是 Kafka 自己的多次运行结果一致之处，应答都相同{explained}（{runs}）',
   'kafkaCheck.disagree': '✗ {kafka} 给出了不同的应答：{differences}（{runs}）',

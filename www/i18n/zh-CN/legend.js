@@ -25,6 +25,7 @@ export default {
   'legend.purgatory.purge': '上次清理以来完成的、被监视过的操作数（估计 − 延时；第一次尝试就完成的操作从未被监视）与清理间隔的对比：超过清理间隔时，清理线程就会执行清理',
   'legend.purgatory.size': '所有监视列表上的条目数（一个请求涉及两个分区就计两次；已完成的仍然计入，直到一次清理或该 key 上之后的 checkAndComplete 把它移走）',
   'legend.purgatory.delayed': '仍在等待的请求数',
+  'legend.purgatory.op': '本模型中一个操作的句柄：先是它的槽位，再是这个槽位之前装过几个操作（Kafka 中的 DelayedProduce 没有名字；请求由请求 id 命名）',
 
   'legend.wheel.title': '时间轮',
   'legend.wheel.full': '装着这么多个超时的桶；它在自己时间跨度的起点到期，到期后其中的条目要么触发，要么移到更细的层级（级联）',

@@ -16,7 +16,7 @@ export default {
   'cluster.role.leader': 'leader，epoch {epoch}',
   'cluster.role.follower': 'broker {leader} 的 follower（epoch {epoch}）',
   'cluster.role.noLeader': '没有可跟随的 leader（epoch {epoch}）',
-  'cluster.role.down': '宕机时是{role}',
+  'cluster.role.down': '宕机前的角色：{role}',
   'cluster.outOfIsr': '不在 ISR 中',
   'cluster.log.label': 'broker {broker} 上 {tp} 的日志：LEO {leo}，HW {hw}',
   'cluster.leo.title': '日志末端 offset',
@@ -80,6 +80,7 @@ export default {
   'purgatory.ops.slot': '在时间轮上的位置',
   'purgatory.ops.more': '+ 另有 {count} 个操作（共 {waiting} 个在等待）',
   'purgatory.op.partition': '{tp}：requiredOffset {offset}，HW 为 {hw}',
+  'purgatory.op.partition.decided': '{tp}：requiredOffset {offset}',
   'purgatory.op.expired': 'REQUEST_TIMED_OUT（在 acksPending 时到期）',
   'purgatory.op.done': '已完成，尚未清理',
   'purgatory.op.slot': 'L{level} 第 {bucket} 号桶',
@@ -117,6 +118,7 @@ export default {
   'responses.closed': '连接已关闭',
   'responses.gaveUp': '生产者在 {gaveUp} ms 时放弃；broker 仍持有它',
   'responses.gaveUp.answered': '生产者在 {gaveUp} ms 时放弃；broker 在 {at} ms 时的响应无人读取',
+  'responses.lost': '在 {at} ms 丢失（LOST）：新 leader 的日志中没有这些已确认的记录',
   'responses.acks0': 'acks=0：没有响应',
 
   // 指标。
