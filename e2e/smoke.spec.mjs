@@ -51,6 +51,15 @@ export default async function smoke(ctx) {
   await again.close();
   ctx.assertNoErrors(errors, 'index.html');
 
+  // A first visit that drives at once has answered the welcome: its line goes.
+  const driver = await ctx.openPage();
+  await driver.page.goto(ctx.baseURL, { waitUntil: 'load' });
+  await playgroundsReady(driver.page);
+  ctx.assert(await driver.page.locator('.notice.welcome').count() === 1, 'a fresh visit is welcomed');
+  await driver.page.click('[data-testid="produce"]');
+  ctx.assert(!(await driver.page.locator('.notice.welcome').count()), 'sending a request answers the welcome');
+  await driver.page.close();
+
   // The guided story from the first visit: S03 at its first caption, named in the address bar.
   const first = await ctx.openPage();
   await first.page.goto(ctx.baseURL, { waitUntil: 'load' });

@@ -22,6 +22,7 @@ import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
 import { render } from './html.js';
 import { linkParam } from './share.js';
+import { remember } from './settings.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
 const SLOW_PANEL_MS = 120;
@@ -359,6 +360,11 @@ export class PlaygroundApp {
     this.controls.updateKafkaMark(); // the run is no longer the scenario as Kafka was checked on
     this.phases?.restart(); // the run's actions changed
     if (cmd.action === 'produce' && cmd.acks === -1) this.clearNotices('hint'); // done what it says
+    // A first visit's ways in, answered by driving: remembered as that choice.
+    if (this.root.querySelector('.notice.welcome')) {
+      remember('drive');
+      this.clearNotices('welcome');
+    }
     this.saveForRecovery();
     this.ingest();
     // The action is a marker of its own (and a fork or a live continuation changed the run):
