@@ -197,6 +197,14 @@ export class PlaygroundApp {
     return this.source?.live != null || this.source?.was === 'live';
   }
 
+  /**
+   * What the open session was opened as, for a copy of it reopened from its text (`source.was`):
+   * `live`, `curated`, or undefined (a file, a link's session, an inline scenario).
+   */
+  get sessionKind() {
+    return this.live ? 'live' : this.source?.curated || this.source?.was === 'curated' ? 'curated' : undefined;
+  }
+
   /** The request the code path follows without a click: the first acks=all produce of `actions`. */
   mainRequest(actions) {
     const produce = actions.find((a) => a.action === 'produce' && (a.acks === -1 || a.acks === 'all'))
@@ -225,9 +233,8 @@ export class PlaygroundApp {
     const own = this.guard(() => this.sim?.actions().filter((a) => a.by_user).length) ?? 0;
     const text = own ? this.guard(() => this.sim.exportSession(false)) : null;
     if (!text) return null;
-    const was = this.live ? 'live' : this.source?.curated || this.source?.was === 'curated' ? 'curated' : undefined;
     const label = this.source?.label ?? this.tr.t('session.left.label');
-    return { own, at: this.sim.nowMs, selected: this.selected, source: { text, label, scenario: this.curatedName ?? undefined, was } };
+    return { own, at: this.sim.nowMs, selected: this.selected, source: { text, label, scenario: this.curatedName ?? undefined, was: this.sessionKind } };
   }
 
   /** Another session took the place of `kept` (see `keepOwn`): say so, and offer it back. */

@@ -194,7 +194,7 @@ export class PurgatoryPlayground extends HTMLElement {
     // arrived, or before its session opened) keeps the same session: the one that one carries.
     const saved = app?.sim ? {
       text: app.sim.exportSession(app.story.active), at: app.sim.nowMs, selected: app.selected, scenario: app.curatedName ?? undefined,
-      label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.live ? 'live' : app.source?.curated || app.source?.was === 'curated' ? 'curated' : undefined,
+      label: app.source?.label, labelKey: app.source?.labelKey, labelArgs: app.source?.labelArgs, was: app.sessionKind,
       compare: app.comparison?.change ?? null, playing: app.clock.playing, speed: app.clock.speed, breakpoints: app.controls.breakpointForm(),
       story: app.story.active, storyStep: app.story.active ? app.story.step : null, phasesBeat: app.phasesBeat, phasesBroker: app.phasesBroker,
       // The breakpoint the playhead stands at, while its notice is still up (said anew).
@@ -580,10 +580,6 @@ function sayLinkProblems(app, plan) {
   if (said.length) app.notice('warn', said.join(app.tr.t('sentence.sep')));
 }
 
-/**
- * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
- * too, so that a remount in another language names it in that language.
- */
 /** A wrong argument as its error shows it: any value, a BigInt or a symbol included. */
 function shown(value) {
   if (typeof value === 'function') return 'a function';
@@ -596,6 +592,10 @@ function shown(value) {
   }
 }
 
+/**
+ * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
+ * too, so that a remount in another language names it in that language.
+ */
 const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
 
 class SourceError extends Error {
