@@ -18,7 +18,7 @@ use super::controller::AlterPartitionError;
 use super::follower::fetchers::Fetchers;
 use super::messages::{Ctx, Outgoing};
 use super::metadata::{BrokerRegistry, MetadataDelta, PartitionRecord};
-use super::partition::{AlterPartitionProposal, HwBound, HwRules, LeaderHwChange};
+use super::partition::{AlterPartitionProposal, HwBound, HwRules, IsrState, LeaderHwChange};
 use super::tp_map::HostedPartitions;
 use super::{BrokerId, TopicPartition};
 use crate::kafka::trace::{Event, EventId};
@@ -338,11 +338,16 @@ impl Broker {
         }
         let (broker, name) = (self.id, ctx.tp_name(tp));
         if record.leader == Some(self.id) {
+            // Our own committed AlterPartition coming back (same leader epoch, a partition epoch
+            // the response already gave us): Kafka's `makeLeader` still stores the committed ISR
+            // (b.12), which drops an ISR change proposed since the response (its answer is then
+            // ignored, and the controller's record of it arrives as metadata later). Said in the
+            // trace only when it drops one; otherwise nothing changes.
             let echo = p.is_leader()
                 && record.leader_epoch == p.leader_epoch
                 && record.partition_epoch <= p.partition_epoch;
-            if echo {
-                return; // Our own committed AlterPartition coming back: nothing new.
+            if echo && p.isr_state == IsrState::Committed && p.isr == record.isr {
+                return;
             }
             let new_epoch = p.make_leader(
                 record.leader_epoch,
