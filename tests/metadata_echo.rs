@@ -40,7 +40,11 @@ fn isr_events(scenario: &Scenario) -> Vec<(u64, String, Value)> {
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|e| e["broker"] == 0 && e["event"].as_str().is_some_and(|n| n.starts_with("isr_")))
         .map(|e| {
-            let isr = e.get("isr").or(e.get("proposed_isr")).cloned();
+            // An update that drops a proposal says which: `[isr, dropped]`.
+            let isr = match e.get("dropped_proposal") {
+                Some(dropped) => Some(json!([e["isr"], dropped])),
+                None => e.get("isr").or(e.get("proposed_isr")).cloned(),
+            };
             (
                 e["at_ms"].as_u64().expect("a time"),
                 e["event"].as_str().expect("a name").to_string(),
@@ -62,7 +66,7 @@ fn the_echo_of_a_committed_shrink_drops_the_expansion_proposed_after_it() {
             ev(45_080, "isr_change_committed", json!([0, 1])),
             ev(45_100, "isr_expand_proposed", json!([0, 1, 2])),
             // The echo stores the committed {0, 1}: the pending expansion is gone ...
-            ev(45_130, "isr_updated", json!([0, 1])),
+            ev(45_130, "isr_updated", json!([[0, 1], [0, 1, 2]])),
             // ... its answer at 45,180 is ignored, and the controller's record of it comes as
             // metadata, one network delay later.
             ev(45_230, "isr_updated", json!([0, 1, 2])),

@@ -108,7 +108,9 @@ export function narrate(e, tr) {
     case 'leader_election_refused': return t('leader_election_refused', { broker: raw(e.broker), tp: e.tp, reason: JSON.stringify(e.reason) });
     case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch), isr: list(e.isr) });
     case 'became_follower': return t('became_follower', { broker: raw(e.broker), leader: raw(e.leader ?? t('became_follower.noLeader')), tp: e.tp, epoch: raw(e.leader_epoch) });
-    case 'isr_updated': return t('isr_updated', { broker: raw(e.broker), isr: list(e.isr), tp: e.tp });
+    // Dropping an AlterPartition in flight (its own committed change back through the metadata
+    // log after it proposed the next one, or a controller's change) is said.
+    case 'isr_updated': return t(e.dropped_proposal ? 'isr_updated.dropped' : 'isr_updated', { broker: raw(e.broker), isr: list(e.isr), tp: e.tp, proposed: list(e.dropped_proposal ?? []) });
     case 'idle_stretch_began': return t('idle_stretch_began', { period: e.period_ms });
     case 'idle_stretch_ended': return t('idle_stretch_ended', { since: e.since_ms, skipped: e.at_ms - e.since_ms });
     default: return `${e.event} ${JSON.stringify(e)}`;

@@ -165,6 +165,21 @@ impl Partition {
         isr
     }
 
+    /// The ISR an AlterPartition in flight proposes, if one is.
+    pub fn pending_proposal(&self) -> Option<Vec<BrokerId>> {
+        match &self.isr_state {
+            IsrState::Committed => None,
+            IsrState::PendingExpand { .. } => Some(self.maximal_isr()),
+            IsrState::PendingShrink { out_of_sync } => Some(
+                self.isr
+                    .iter()
+                    .copied()
+                    .filter(|b| !out_of_sync.contains(b))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The size of [`Self::maximal_isr`], without building it (every produce completion asks).
     fn maximal_isr_len(&self) -> usize {
         let pending = match self.isr_state {

@@ -394,6 +394,11 @@ pub enum Event {
         tp: TpName,
         isr: Vec<BrokerId>,
         partition_epoch: u32,
+        /// The ISR a pending AlterPartition proposed, dropped by this update (written only then):
+        /// the leader's own committed change came back through the metadata log after it
+        /// proposed the next one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dropped_proposal: Option<Vec<BrokerId>>,
     },
 
     // --- Idle stretches (the simulation's, not Kafka's) ----------------------------------

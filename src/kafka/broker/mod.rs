@@ -349,6 +349,7 @@ impl Broker {
             if echo && p.isr_state == IsrState::Committed && p.isr == record.isr {
                 return;
             }
+            let dropped_proposal = p.pending_proposal();
             let new_epoch = p.make_leader(
                 record.leader_epoch,
                 record.isr.clone(),
@@ -372,6 +373,7 @@ impl Broker {
                     tp: name,
                     isr: record.isr.clone(),
                     partition_epoch: record.partition_epoch,
+                    dropped_proposal,
                 })
             };
             self.maybe_increment_hw_and_complete(tp, id, ctx);

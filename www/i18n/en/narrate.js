@@ -78,6 +78,7 @@ export default {
   'log.became_follower': 'broker {broker} follows {leader} for {tp} (epoch {epoch})',
   'log.became_follower.noLeader': 'no leader',
   'log.isr_updated': 'broker {broker} applied ISR {isr} for {tp}',
+  'log.isr_updated.dropped': 'broker {broker} applied ISR {isr} for {tp} from the metadata log, which drops its AlterPartition in flight for {proposed} (its answer will be ignored)',
   'log.idle_stretch_began': 'the cluster repeats itself every {period} ms (fetches that find nothing new, ISR checks that find every replica caught up): the log leaves those out until something else happens',
   'log.idle_stretch_ended': 'the idle stretch ends (an action or a timer comes due): the log left out {skipped} ms of repetitions, from {since} ms on',
 

@@ -77,6 +77,7 @@ export default {
   'log.became_follower': 'broker {broker} 作为 {tp} 的 follower 跟随 {leader}（epoch {epoch}）',
   'log.became_follower.noLeader': '无 leader',
   'log.isr_updated': 'broker {broker} 为 {tp} 应用了 ISR {isr}',
+  'log.isr_updated.dropped': 'broker {broker} 从元数据日志为 {tp} 应用了 ISR {isr}，这丢弃了它正在进行中的、提议 {proposed} 的 AlterPartition（其应答将被忽略）',
   'log.idle_stretch_began': '集群每 {period} ms 重复一次（fetch 没有新数据，ISR 检查发现每个副本都已跟上）：日志略去这些重复，直到发生别的事情',
   'log.idle_stretch_ended': '空闲阶段结束（一个操作或定时器到期）：日志略去了从 {since} ms 起 {skipped} ms 的重复',
 
