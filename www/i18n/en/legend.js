@@ -49,7 +49,7 @@ export default {
   'legend.responses.other.swatch': 'other errors',
   'legend.responses.other': 'INVALID_REQUIRED_ACKS, UNKNOWN_TOPIC_OR_PARTITION, a closed connection, a producer that gave up',
   'legend.responses.waiting.swatch': 'waiting',
-  'legend.responses.waiting': 'no answer yet',
+  'legend.responses.waiting': 'no answer yet. Each request here goes on a connection of its own, as from a producer of its own: a broker reads one request per connection at a time and answers it before the next, so one real producer’s acks=all requests to a broker wait one after another, not side by side',
 
   'legend.phases.title': 'Phases',
   'legend.phases.ok': 'the phases at which the request succeeds (φ: where the beat swept falls relative to the run’s 0 ms: the leader’s ISR check, every replica.lag.time.max.ms / 2 from the broker’s start, or the heartbeats, every broker.heartbeat.interval.ms)',

@@ -49,7 +49,7 @@ export default {
   'legend.responses.other.swatch': '其他错误',
   'legend.responses.other': 'INVALID_REQUIRED_ACKS、UNKNOWN_TOPIC_OR_PARTITION、连接被关闭、放弃了的生产者',
   'legend.responses.waiting.swatch': '等待中',
-  'legend.responses.waiting': '还没有响应',
+  'legend.responses.waiting': '还没有响应。这里每个请求都走自己的连接，如同来自各自的生产者：broker 对每个连接一次只读取一个请求，答复之后才读下一个，所以同一个真实生产者发往同一 broker 的多个 acks=all 请求是一个接一个地等待，而不是同时等待',
 
   'legend.phases.title': '相位',
   'legend.phases.ok': '节拍处于这些相位时，请求会成功（φ：所扫描的节拍相对于这次运行 0 ms 的位置；节拍是 leader 的 ISR 检查——从 broker 启动起每隔 replica.lag.time.max.ms / 2 一次——或者心跳，每隔 broker.heartbeat.interval.ms 一次）',
