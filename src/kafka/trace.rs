@@ -394,9 +394,9 @@ pub enum Event {
         tp: TpName,
         isr: Vec<BrokerId>,
         partition_epoch: u32,
-        /// The ISR a pending AlterPartition proposed, dropped by this update (written only then):
-        /// the leader's own committed change came back through the metadata log after it
-        /// proposed the next one.
+        /// The ISR an AlterPartition in flight proposed, dropped by this update (written only
+        /// then): the leader's own committed change came back through the metadata log after it
+        /// proposed the next one, or the controller changed the partition meanwhile.
         #[serde(skip_serializing_if = "Option::is_none")]
         dropped_proposal: Option<Vec<BrokerId>>,
     },
