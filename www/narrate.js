@@ -104,6 +104,7 @@ export function narrate(e, tr) {
     case 'broker_fenced': return t('broker_fenced', { broker: raw(e.broker), at: e.last_heartbeat_ms });
     case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
     case 'registration_refused': return t('registration_refused', { broker: raw(e.broker), at: e.retry_at_ms });
+    case 'preferred_leaders_elected': return t('preferred_leaders_elected', { partitions: e.partitions.join(', '), interval: e.interval_ms });
     case 'partition_changed': return t('partition_changed', { tp: e.tp, leader: raw(e.leader ?? tr.t('none')), epoch: raw(e.leader_epoch), isr: list(e.isr) });
     case 'leader_election_refused': return t('leader_election_refused', { broker: raw(e.broker), tp: e.tp, reason: JSON.stringify(e.reason) });
     case 'became_leader': return t('became_leader', { broker: raw(e.broker), tp: e.tp, epoch: raw(e.leader_epoch), isr: list(e.isr) });

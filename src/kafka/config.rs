@@ -27,6 +27,18 @@ pub struct Config {
     pub producer_purgatory_purge_interval_requests: u64,
     /// Producer `request.timeout.ms`, sent as the ProduceRequest `timeoutMs`.
     pub request_timeout_ms: u64,
+    /// Kafka: `leader.imbalance.check.interval.seconds`, in ms, with
+    /// `auto.leader.rebalance.enable`: 0 (the default) is off, the scenario contract's rule that
+    /// leadership does not move back by itself. Kafka ships it on, at 300,000 ms: the controller
+    /// then moves each partition's leadership back to its preferred replica (the first of its
+    /// assignment) when that one is in the ISR and unfenced, checking that long after a partition
+    /// first leads elsewhere. Written only when set.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub leader_imbalance_check_interval_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Default for Config {
@@ -42,6 +54,7 @@ impl Default for Config {
             broker_heartbeat_interval_ms: 2_000,
             producer_purgatory_purge_interval_requests: 1_000,
             request_timeout_ms: 30_000,
+            leader_imbalance_check_interval_ms: 0,
         }
     }
 }

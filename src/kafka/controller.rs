@@ -184,6 +184,36 @@ impl Controller {
     }
 }
 
+impl Controller {
+    /// Kafka: `ReplicationControlManager.arePartitionLeadersImbalanced`: some partition is led by
+    /// another replica than its preferred one (the first of its assignment), or by none.
+    pub fn leaders_imbalanced(&self) -> bool {
+        self.partitions
+            .values()
+            .any(|r| r.leader != r.assignment.first().copied())
+    }
+
+    /// Kafka: `maybeBalancePartitionLeaders`, a PREFERRED election for every imbalanced
+    /// partition: leadership moves back to its preferred replica where that one is in the ISR
+    /// and unfenced (`LeaderAcceptor`); elsewhere nothing changes.
+    pub fn balance_leaders(&mut self) -> MetadataDelta {
+        let mut delta = MetadataDelta::default();
+        for record in self.partitions.values_mut() {
+            let Some(&preferred) = record.assignment.first() else {
+                continue;
+            };
+            let acceptable = record.isr.contains(&preferred) && !self.registry.is_fenced(preferred);
+            if record.leader != Some(preferred) && acceptable {
+                record.leader = Some(preferred);
+                record.leader_epoch += 1;
+                record.partition_epoch += 1;
+                delta.partitions.push(record.clone());
+            }
+        }
+        delta
+    }
+}
+
 fn first_eligible_leader(record: &PartitionRecord, registry: &BrokerRegistry) -> Option<BrokerId> {
     record
         .assignment

@@ -363,6 +363,13 @@ pub enum Event {
         broker: BrokerId,
         retry_at_ms: u64,
     },
+    /// The controller's leader-imbalance check moved these partitions' leadership back to their
+    /// preferred replicas (`leader_imbalance_check_interval_ms`; Kafka's
+    /// `auto.leader.rebalance.enable`).
+    PreferredLeadersElected {
+        partitions: Vec<TpName>,
+        interval_ms: u64,
+    },
     /// The controller changed a partition record.
     PartitionChanged {
         tp: TpName,

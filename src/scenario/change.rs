@@ -31,6 +31,8 @@ const CONFIG_KEYS: &[(&str, Option<&str>)] = &[
         Some("replica.fetch.wait.max.ms"),
     ),
     ("request_timeout_ms", Some("request.timeout.ms")),
+    // Kafka's setting is in seconds (`leader.imbalance.check.interval.seconds`): the file's name only.
+    ("leader_imbalance_check_interval_ms", None),
     (
         "broker_session_timeout_ms",
         Some("broker.session.timeout.ms"),

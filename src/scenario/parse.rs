@@ -107,6 +107,7 @@ const CONFIG_FIELDS: &[&str] = &[
     "broker_heartbeat_interval_ms",
     "producer_purgatory_purge_interval_requests",
     "request_timeout_ms",
+    "leader_imbalance_check_interval_ms",
 ];
 const TOPIC_FIELDS: &[&str] = &["name", "partitions", "replication_factor"];
 
@@ -231,6 +232,11 @@ fn read_config(value: &Value, path: &Path) -> Read<Config> {
         config.producer_purgatory_purge_interval_requests,
     )?;
     config.request_timeout_ms = read("request_timeout_ms", TIME_MS, config.request_timeout_ms)?;
+    config.leader_imbalance_check_interval_ms = read(
+        "leader_imbalance_check_interval_ms",
+        TIME_MS,
+        config.leader_imbalance_check_interval_ms,
+    )?;
     Ok(config)
 }
 

@@ -121,6 +121,7 @@ impl Simulation {
             Scheduled::ClientDeadline { request } => {
                 self.client_deadlines_due.push((request, cause))
             }
+            Scheduled::LeaderBalanceCheck => self.on_leader_balance_check(),
             Scheduled::MetadataArrives { broker, delta } => {
                 if self.is_running(broker) {
                     self.with_broker(broker, |b, ctx| b.apply_metadata(&delta, cause, ctx));

@@ -109,6 +109,9 @@ pub struct Simulation {
     /// The producers' deadlines that came due in this millisecond, checked once it has run
     /// (see `client.rs`); empty between steps.
     client_deadlines_due: Vec<(RequestIdx, Option<EventId>)>,
+    /// When the controller's next leader-imbalance check is scheduled, if one is (only with
+    /// `leader_imbalance_check_interval_ms` set).
+    leader_balance_check_ms: Option<u64>,
     /// The work meter (see [`Simulation::work_done`]).
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
@@ -461,6 +464,47 @@ impl Simulation {
                 last,
             );
         }
+        self.schedule_leader_balance_check();
+    }
+
+    /// Kafka: `QuorumController.maybeScheduleNextBalancePartitionLeaders`: once some partition
+    /// leads elsewhere than its preferred replica, the controller checks a whole interval later
+    /// (and again an interval after each check, while it still does).
+    fn schedule_leader_balance_check(&mut self) {
+        let interval = self.config.leader_imbalance_check_interval_ms;
+        if interval == 0
+            || self.leader_balance_check_ms.is_some()
+            || !self.controller.leaders_imbalanced()
+        {
+            return;
+        }
+        let at_ms = self.now_ms + interval;
+        self.leader_balance_check_ms = Some(at_ms);
+        self.agenda
+            .schedule(at_ms, Scheduled::LeaderBalanceCheck, None);
+    }
+
+    /// Kafka: `ReplicationControlManager.maybeBalancePartitionLeaders`: leadership back to each
+    /// preferred replica that is in the ISR and unfenced (said only when some moves).
+    fn on_leader_balance_check(&mut self) {
+        self.leader_balance_check_ms = None;
+        let delta = self.controller.balance_leaders();
+        if delta.is_empty() {
+            return self.schedule_leader_balance_check();
+        }
+        let partitions = delta
+            .partitions
+            .iter()
+            .map(|r| self.tp_name(r.tp))
+            .collect();
+        let interval_ms = self.config.leader_imbalance_check_interval_ms;
+        let id = self
+            .trace
+            .emit(self.now_ms, None, || Event::PreferredLeadersElected {
+                partitions,
+                interval_ms,
+            });
+        self.publish(delta, id);
     }
 
     /// The result document at the current time.

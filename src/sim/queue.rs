@@ -61,6 +61,8 @@ pub enum Scheduled {
     ClientDeadline {
         request: RequestIdx,
     },
+    /// The controller's leader-imbalance check (`leader_imbalance_check_interval_ms`).
+    LeaderBalanceCheck,
 }
 
 impl Scheduled {
@@ -79,7 +81,8 @@ impl Scheduled {
             | Scheduled::FetcherWake { .. }
             | Scheduled::SessionExpiry { .. }
             | Scheduled::RegistrationArrives { .. }
-            | Scheduled::ClientDeadline { .. } => None,
+            | Scheduled::ClientDeadline { .. }
+            | Scheduled::LeaderBalanceCheck => None,
         }
     }
 }

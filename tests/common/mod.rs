@@ -58,6 +58,16 @@ pub fn random_scenario(seed: u64) -> Scenario {
         broker_heartbeat_interval_ms: rng.between(100, 2_000),
         producer_purgatory_purge_interval_requests: rng.between(0, 20),
         request_timeout_ms: rng.between(0, 30_000),
+        // One run in four with the leader rebalance on, drawn apart so that the rest of each
+        // scenario stays as this seed always made it.
+        leader_imbalance_check_interval_ms: {
+            let mut own = SplitMix64(seed ^ 0x5eed_1eade7);
+            if own.below(4) == 0 {
+                own.between(1_000, 20_000)
+            } else {
+                0
+            }
+        },
     };
     let topics: Vec<TopicSpec> = (0..rng.between(1, 2))
         .map(|t| TopicSpec {

@@ -72,6 +72,7 @@ export default {
   'log.broker_fenced': 'controller fenced broker {broker} (last heartbeat {at} ms)',
   'log.broker_unfenced': 'controller unfenced broker {broker}',
   'log.registration_refused': 'controller refused broker {broker}’s registration (DUPLICATE_BROKER_REGISTRATION: its earlier process’s session has not run out); it tries again at {at} ms',
+  'log.preferred_leaders_elected': 'the controller’s leader-imbalance check (every {interval} ms) moves the leadership of {partitions} back to the preferred replica',
   'log.partition_changed': 'controller: {tp} leader {leader}, epoch {epoch}, ISR {isr}',
   'log.leader_election_refused': 'election of broker {broker} for {tp} refused: {reason}',
   'log.became_leader': 'broker {broker} became leader of {tp} at epoch {epoch}, ISR {isr}',

@@ -71,6 +71,7 @@ export default {
   'log.broker_fenced': '控制器隔离（fence）了 broker {broker}（最后一次心跳在 {at} ms）',
   'log.broker_unfenced': '控制器解除了对 broker {broker} 的隔离',
   'log.registration_refused': '控制器拒绝了 broker {broker} 的注册（DUPLICATE_BROKER_REGISTRATION：它上一个进程的会话还没有到期）；它在 {at} ms 再试',
+  'log.preferred_leaders_elected': '控制器的 leader 失衡检查（每 {interval} ms 一次）把 {partitions} 的 leader 移回首选副本',
   'log.partition_changed': '控制器：{tp} 的 leader 为 {leader}，epoch {epoch}，ISR {isr}',
   'log.leader_election_refused': '选举 broker {broker} 为 {tp} 的 leader 被拒绝：{reason}',
   'log.became_leader': 'broker {broker} 在 epoch {epoch} 成为 {tp} 的 leader，ISR {isr}',
