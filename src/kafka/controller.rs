@@ -182,9 +182,7 @@ impl Controller {
             brokers: vec![],
         })
     }
-}
 
-impl Controller {
     /// Kafka: `ReplicationControlManager.arePartitionLeadersImbalanced`: some partition is led by
     /// another replica than its preferred one (the first of its assignment), or by none.
     pub fn leaders_imbalanced(&self) -> bool {
