@@ -33,8 +33,11 @@ fn failover(interval_ms: Option<u64>, run_until_ms: u64, restart: bool) -> Scena
     .expect("valid")
 }
 
-/// The partition's leader and leader epoch at the end, and the trace's preferred elections.
-fn run(scenario: &Scenario) -> ((Option<u32>, u32), Vec<(u64, Value)>) {
+/// The partition's leader and leader epoch at the end.
+type Leadership = (Option<u32>, u32);
+
+/// The partition's leadership at the end, and the trace's preferred elections (time, partitions).
+fn run(scenario: &Scenario) -> (Leadership, Vec<(u64, Value)>) {
     let mut trace = Vec::new();
     let result = run_scenario(scenario, Some(&mut trace)).expect("runs");
     let t0 = &result.partitions[0];
