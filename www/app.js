@@ -225,33 +225,6 @@ export class PlaygroundApp {
     try { this.sim.free(); } catch { /* a handle that trapped cannot be freed; it is dropped */ }
   }
 
-  /**
-   * The open session as it stands, when it holds actions of the person's own: what opening
-   * another in its place would lose. `offerBack` gives it back.
-   */
-  keepOwn() {
-    const own = this.guard(() => this.sim?.actions().filter((a) => a.by_user).length) ?? 0;
-    const text = own ? this.guard(() => this.sim.exportSession(false)) : null;
-    if (!text) return null;
-    const label = this.source?.label ?? this.tr.t('session.left.label');
-    return { own, at: this.sim.nowMs, selected: this.selected, source: { text, label, scenario: this.curatedName ?? undefined, was: this.sessionKind } };
-  }
-
-  /** Another session took the place of `kept` (see `keepOwn`): say so, and offer it back. */
-  offerBack(kept) {
-    if (!kept) return;
-    const { tr } = this;
-    const reopen = async () => {
-      const msg = await this.open(kept.source, { at: kept.at, selected: kept.selected, play: false });
-      if (msg) this.notice('bad', tr.t('session.left.notReopened', { error: msg }), { download: kept.source.text });
-      else this.host.syncUrl?.();
-    };
-    this.notice('warn', tr.t('session.left', { count: kept.own }), {
-      choices: [{ label: tr.t('session.left.reopen'), testid: 'reopen-left', primary: true, run: reopen }],
-      download: kept.source.text,
-    });
-  }
-
   /** Keeps the session as a file, so a trap loses nothing (see `recover`). */
   saveForRecovery() {
     this.saved = this.guard(() => this.sim.exportSession(this.story.active)) ?? this.saved;

@@ -12,6 +12,7 @@ import { html, render, renderAdjacent } from './html.js';
 import { errorWords } from './error-words.js';
 import { fullPage } from 'bundle-files';
 import { Acting, wholeNumber } from './acting.js';
+import { keepOwn, offerBack } from './left-session.js';
 
 /** The longest HW stall a breakpoint can wait for (the model's limit: a 32-bit whole number). */
 const MAX_STALL_MS = 2147483647;
@@ -168,11 +169,11 @@ export class Controls {
   // ---- Scenario, setup, import ---------------------------------------------------------------
 
   async pick(name) {
-    const kept = this.app.keepOwn();
+    const kept = keepOwn(this.app);
     const msg = name ? await this.app.open({ curated: name }) : await this.app.open({ live: PAGE_DEFAULTS });
     if (msg) return this.app.notice('bad', msg);
     this.app.host.syncUrl?.();
-    this.app.offerBack(kept);
+    offerBack(this.app, kept);
   }
 
   // ---- What if ---------------------------------------------------------------------------------
@@ -197,14 +198,14 @@ export class Controls {
   async applySetup() {
     const { tr } = this.app;
     const read = readSetup(this.$('.setup-form'), tr);
-    const kept = read.error ? null : this.app.keepOwn();
+    const kept = read.error ? null : keepOwn(this.app);
     const refused = read.error ? null : await this.app.open({ live: read.setup });
     const wrong = read.error ? read : refused ? setupErrorWords(errorWords(refused, tr), tr) : null;
     this.sayInSetup(wrong);
     if (wrong) return;
     this.closeMenus({ refocus: true }); // focus back on Setup, not the hidden form's button
     this.app.host.syncUrl?.(); // the address named the scenario before; it no longer plays
-    this.app.offerBack(kept);
+    offerBack(this.app, kept);
   }
 
   /** The Setup form's error, or none (see `showSetupError`). */
@@ -218,12 +219,12 @@ export class Controls {
     const out = this.$('.share-out');
     try {
       const text = await readSessionFile(file, tr);
-      const kept = this.app.keepOwn();
+      const kept = keepOwn(this.app);
       const msg = await this.app.open({ text, label: file.name }, { play: false });
       if (msg) throw new Error(tr.t('file.refused', { file: file.name, error: errorWords(msg, tr) }));
       if (out) out.textContent = ''; // an earlier file's refusal is not about this one
       this.app.notice('ok', tr.t('file.opened', { file: file.name }));
-      this.app.offerBack(kept);
+      offerBack(this.app, kept);
       this.app.host.syncUrl?.();
       this.closeMenus();
     } catch (e) {

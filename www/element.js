@@ -18,7 +18,8 @@ import { SCHEME_ATTRS, hostScheme, parseOptions, problem, problemText } from './
 export { hostScheme };
 import { PAGE_DEFAULTS } from './setup-form.js';
 import { curated, fetchScenarioText } from './scenarios.js';
-import { MAX_INSTANT_MS, readFragment } from './share.js';
+import { MAX_INSTANT_MS } from './share.js';
+import { LinkError, addressPlan, labelled, sayLinkProblems } from './address.js';
 import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
@@ -291,7 +292,7 @@ export class PurgatoryPlayground extends HTMLElement {
   async resolveSource({ link = true } = {}) {
     if (this.opts.layout === 'page' && link) {
       try {
-        const fromLink = await this.fromLocation();
+        const fromLink = await addressPlan(this.opts.tr);
         if (fromLink) return fromLink;
       } catch (e) {
         if (!(e instanceof LinkError)) throw e;
@@ -319,37 +320,6 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 
   /**
-   * The full page reads its session from the link: #session=, #scenario=…&t=…, or ?scenario=.
-   * Null when the address names none; a LinkError saying what is wrong with one it cannot open.
-   */
-  async fromLocation() {
-    const { tr } = this.opts;
-    const params = new URLSearchParams(location.search);
-    let frag;
-    try {
-      frag = await readFragment(location.hash, tr);
-    } catch (e) {
-      throw new LinkError(tr.t('link.bad', { error: errorWords(e.message ?? e, tr) }));
-    }
-    // The guided story: `?…&story`, or a link copied while it was open (`#scenario=…&story`; a
-    // `#session=` link's text says so itself, and opening it reopens the story).
-    const story = params.has('story') || frag?.story === true;
-    // A what-if beside it: `&compare=acks%3D1` (a `#session=` link's text carries its own).
-    const compare = frag?.compare ?? params.get('compare');
-    const storyStep = frag?.storyStep ?? null;
-    // A part of the link that was left out (a bad instant or story step): said beside the rest.
-    const problem = frag?.problem ? tr.t('link.partly', { problem: frag.problem }) : null;
-    if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep, fromLink: true, problem };
-    if (frag?.curated) {
-      if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
-      return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare, problem };
-    }
-    const name = params.get('scenario');
-    if (name && !curated(name)) throw new LinkError(tr.t('link.unknownScenario', { name }));
-    return name ? { source: { curated: name }, story, compare } : null;
-  }
-
-  /**
    * A session link followed in an open page (pasted into the address bar, an in-page
    * `<a href="#scenario=…">`, or Back to an address that names another scenario): opens it in
    * place, paused at its instant. A fragment that names no session (#top) is the host page's own
@@ -368,7 +338,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const gen = ++this.generation;
     let plan;
     try {
-      plan = await this.fromLocation();
+      plan = await addressPlan(this.opts.tr);
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;
       if (gen === this.generation && app === this.app) {
@@ -574,12 +544,6 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 }
 
-/** What was wrong with the link it opened (a part left out, an instant or a request the run lacks), in one notice. */
-function sayLinkProblems(app, plan) {
-  const said = [plan.problem, ...(app.linkNotes ?? [])].filter(Boolean);
-  if (said.length) app.notice('warn', said.join(app.tr.t('sentence.sep')));
-}
-
 /** A wrong argument as its error shows it: any value, a BigInt or a symbol included. */
 function shown(value) {
   if (typeof value === 'function') return 'a function';
@@ -592,12 +556,6 @@ function shown(value) {
   }
 }
 
-/**
- * A source named by one of the element's own words (`element.link`: "the link"), kept as its key
- * too, so that a remount in another language names it in that language.
- */
-const labelled = (source, labelKey, tr, labelArgs) => ({ ...source, label: tr.t(labelKey, labelArgs), labelKey, labelArgs });
-
 class SourceError extends Error {
   /** `problem`: what the element reports (www/attributes.js `problem`). */
   constructor(problem) {
@@ -605,9 +563,6 @@ class SourceError extends Error {
     this.problem = problem;
   }
 }
-
-/** What is wrong with the address's session link (the caller says what happens instead). */
-class LinkError extends Error {}
 
 /** The story a first visit is offered. */
 const FIRST_STORY = 's03-stalled-follower-completes-at-isr-shrink';
