@@ -109,9 +109,9 @@ pub struct Simulation {
     /// The producers' deadlines that came due in this millisecond, checked once it has run
     /// (see `client.rs`); empty between steps.
     client_deadlines_due: Vec<(RequestIdx, Option<EventId>)>,
-    /// When the controller's next leader-imbalance check is scheduled, if one is (only with
+    /// Whether the controller's next leader-imbalance check is on the agenda (only with
     /// `leader_imbalance_check_interval_ms` set).
-    leader_balance_check_ms: Option<u64>,
+    leader_balance_check_pending: bool,
     /// The work meter (see [`Simulation::work_done`]).
     work_done: u64,
     /// Whether instant 0 has begun (see `setup::start`).
@@ -473,21 +473,20 @@ impl Simulation {
     fn schedule_leader_balance_check(&mut self) {
         let interval = self.config.leader_imbalance_check_interval_ms;
         if interval == 0
-            || self.leader_balance_check_ms.is_some()
+            || self.leader_balance_check_pending
             || !self.controller.leaders_imbalanced()
         {
             return;
         }
-        let at_ms = self.now_ms + interval;
-        self.leader_balance_check_ms = Some(at_ms);
+        self.leader_balance_check_pending = true;
         self.agenda
-            .schedule(at_ms, Scheduled::LeaderBalanceCheck, None);
+            .schedule(self.now_ms + interval, Scheduled::LeaderBalanceCheck, None);
     }
 
     /// Kafka: `ReplicationControlManager.maybeBalancePartitionLeaders`: leadership back to each
     /// preferred replica that is in the ISR and unfenced (said only when some moves).
     fn on_leader_balance_check(&mut self) {
-        self.leader_balance_check_ms = None;
+        self.leader_balance_check_pending = false;
         let delta = self.controller.balance_leaders();
         if delta.is_empty() {
             return self.schedule_leader_balance_check();

@@ -107,7 +107,7 @@ impl Simulation {
             fetch_buffers: FetchBuffers::default(),
             produce_partitions: Vec::new(),
             client_deadlines_due: Vec::new(),
-            leader_balance_check_ms: None,
+            leader_balance_check_pending: false,
             work_done: 0,
             started: false,
             fast_forward: Default::default(),
