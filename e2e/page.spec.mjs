@@ -177,5 +177,17 @@ export default async function pageSpec(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim?.setup().config.min_insync_replicas === 4);
   const capped = await page.textContent('[data-testid="min-isr-capped"]');
   ctx.assert(capped === 'min.insync.replicas 4 counts as 3 here, the replica count (Kafka 3.7+): acks=all needs all 3 replicas in the ISR, not an impossible 4.', `the cap is said: ${capped}`);
+  // The leader rebalance is off on the page (0) and can be turned on from the form; a setup
+  // without it (the page's defaults) shows it off again.
+  await page.click('button[data-menu="setup"]');
+  ctx.assert((await page.inputValue('#f-leader_imbalance_check_interval_ms')) === '0', 'the rebalance check is off by default');
+  await page.fill('#f-leader_imbalance_check_interval_ms', '300000');
+  await page.click('.setup-form button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim?.setup().config.leader_imbalance_check_interval_ms === 300000);
+  await page.click('button[data-menu="setup"]');
+  ctx.assert((await page.inputValue('#f-leader_imbalance_check_interval_ms')) === '300000', 'the form shows the setup it made');
+  await page.click('.setup-defaults');
+  ctx.assert((await page.inputValue('#f-leader_imbalance_check_interval_ms')) === '0', 'the defaults turn it off again');
+  await page.keyboard.press('Escape');
   ctx.assertNoErrors(errors, 'page');
 }

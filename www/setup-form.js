@@ -22,10 +22,16 @@ export const PAGE_DEFAULTS = {
  */
 export const SETUP_FIELDS = [
   'brokers', 'partitions', 'replication_factor', 'min_insync_replicas', 'replica_lag_time_max_ms',
-  'replica_fetch_wait_max_ms', 'request_timeout_ms', 'network_delay_ms', 'seed', 'isr_check_ms', 'heartbeat_ms',
+  'replica_fetch_wait_max_ms', 'request_timeout_ms', 'network_delay_ms', 'leader_imbalance_check_interval_ms',
+  'seed', 'isr_check_ms', 'heartbeat_ms',
 ];
 /** The fields whose note says why the page's default differs from Kafka's. */
-export const NOTED_FIELDS = ['replication_factor', 'min_insync_replicas', 'network_delay_ms', 'isr_check_ms', 'heartbeat_ms'];
+export const NOTED_FIELDS = [
+  'replication_factor', 'min_insync_replicas', 'network_delay_ms', 'leader_imbalance_check_interval_ms', 'isr_check_ms', 'heartbeat_ms',
+];
+
+/** Settings a setup may leave out, and what the form shows for them then: the model's default. */
+const ABSENT = { leader_imbalance_check_interval_ms: 0 };
 
 /** The beats' phases: fields of the setup's `phases`, not of its config. */
 const PHASES = ['isr_check_ms', 'heartbeat_ms'];
@@ -65,13 +71,13 @@ export function setupErrorWords(worded, tr) {
 }
 
 /** Settings whose file name is Kafka's with `_` for `.`. */
-const KAFKA_NAMES = /\b(?:replica_lag_time_max_ms|replica_fetch_wait_max_ms|broker_session_timeout_ms|broker_heartbeat_interval_ms|min_insync_replicas|request_timeout_ms)\b/g;
+const KAFKA_NAMES = /\b(?:replica_lag_time_max_ms|replica_fetch_wait_max_ms|broker_session_timeout_ms|broker_heartbeat_interval_ms|min_insync_replicas|request_timeout_ms|leader_imbalance_check_interval_ms)\b/g;
 
 export function fillSetup(form, setup) {
   const t = setup.topics[0] ?? { partitions: 1, replication_factor: 1 };
   // A phase per broker (from a file) shows as the first broker's: the form sets one for all.
   const phase = (name) => { const v = setup.phases?.[name] ?? 0; return Array.isArray(v) ? v[0] : v; };
-  const values = { ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor, ...Object.fromEntries(PHASES.map((n) => [n, phase(n)])) };
+  const values = { ...ABSENT, ...setup.config, seed: setup.seed, partitions: t.partitions, replication_factor: t.replication_factor, ...Object.fromEntries(PHASES.map((n) => [n, phase(n)])) };
   for (const name of SETUP_FIELDS) if (values[name] != null) form[name].value = values[name];
 }
 
