@@ -65,6 +65,61 @@ fn curated_scenarios_give_the_same_results() {
     }
 }
 
+/// A broker that leads nothing for minutes, handed the followers' fetches (a leader crashed, or
+/// leadership moved back to its preferred replica), builds overflow wheels its fetch timer never
+/// uses again; and while a partition's preferred replica is down, the controller's leader balance
+/// check keeps coming and moves nothing. Neither stops the jumps, and the runs they skip end as
+/// every round trip simulated ends: after the crash, the restart, the leadership moved back by
+/// the balance check or by an election, and a produce.
+#[test]
+fn overflow_wheels_and_idle_balance_checks_do_not_stop_the_jumps() {
+    let run = |config: &str, moves: &str| {
+        format!(
+            r#"{{"name": "moved", "config": {{"brokers": 3, "min_insync_replicas": 2,
+                "network_delay_ms": 20{config}}},
+                "topics": [{{"name": "t", "partitions": 4, "replication_factor": 3}}],
+                "actions": [
+                  {{"at_ms": 200000, "action": "crash_broker", "broker": 0}},
+                  {{"at_ms": 3000000, "action": "restart_broker", "broker": 0}}{moves},
+                  {{"at_ms": 7000000, "action": "produce", "id": "p1", "acks": "all",
+                    "records": [{{"topic": "t", "partition": 0, "count": 5}}]}}
+                ],
+                "run_until_ms": 8000000}}"#
+        )
+    };
+    let elect = r#", {"at_ms": 4000000, "action": "elect_leader", "topic": "t", "partition": 0,
+        "broker": 0}"#;
+    let scenarios = [
+        run(r#", "leader_imbalance_check_interval_ms": 300000"#, ""),
+        run("", elect),
+    ];
+    for text in scenarios {
+        let s = scenario(&text);
+        let (on, (jumps, skipped)) = play(&s, true);
+        let (off, _) = play(&s, false);
+        assert_eq!(on, off, "{text}");
+        assert!(
+            jumps >= 4 && skipped > 3_000_000,
+            "{jumps} jumps, {skipped} ms skipped: {text}"
+        );
+        // After the leadership moved back (by 4,000,000 ms), the quiet until the produce is
+        // jumped over too.
+        let mut sim = Simulation::from_scenario(&s, false).expect("valid");
+        sim.run_until(4_500_000);
+        let before = sim.fast_forwarded().1;
+        sim.run_until(6_990_000);
+        let after = sim.fast_forwarded().1;
+        assert!(
+            after - before > 2_000_000,
+            "{before} -> {after} ms skipped: {text}"
+        );
+        let result: serde_json::Value =
+            serde_json::from_str(&on[..on.find("\n[").unwrap()]).expect("the result");
+        assert_eq!(result["partitions"][0]["leader"], 0, "moved back: {text}");
+        assert_eq!(result["responses"][0]["partitions"][0]["error"], "NONE");
+    }
+}
+
 /// A random scenario with its actions spread over a long run, so that the cluster idles between
 /// them, and one in four with a wider first topic: the fetch wait at least 50 ms unless the run
 /// is short, as every round trip of the run with the fast-forward off is simulated.

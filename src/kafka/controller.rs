@@ -191,17 +191,20 @@ impl Controller {
             .any(|r| r.leader != r.assignment.first().copied())
     }
 
+    /// Whether [`Self::balance_leaders`] would move any leader now.
+    pub fn leaders_to_balance(&self) -> bool {
+        self.partitions
+            .values()
+            .any(|r| preferred_leader_to_elect(r, &self.registry).is_some())
+    }
+
     /// Kafka: `maybeBalancePartitionLeaders`, a PREFERRED election for every imbalanced
     /// partition: leadership moves back to its preferred replica where that one is in the ISR
     /// and unfenced (`LeaderAcceptor`); elsewhere nothing changes.
     pub fn balance_leaders(&mut self) -> MetadataDelta {
         let mut delta = MetadataDelta::default();
         for record in self.partitions.values_mut() {
-            let Some(&preferred) = record.assignment.first() else {
-                continue;
-            };
-            let acceptable = record.isr.contains(&preferred) && !self.registry.is_fenced(preferred);
-            if record.leader != Some(preferred) && acceptable {
+            if let Some(preferred) = preferred_leader_to_elect(record, &self.registry) {
                 record.leader = Some(preferred);
                 record.leader_epoch += 1;
                 record.partition_epoch += 1;
@@ -210,6 +213,17 @@ impl Controller {
         }
         delta
     }
+}
+
+/// The preferred replica (the first assigned) when a PREFERRED election would make it the leader:
+/// it is not the leader, and it is in the ISR and unfenced.
+fn preferred_leader_to_elect(
+    record: &PartitionRecord,
+    registry: &BrokerRegistry,
+) -> Option<BrokerId> {
+    let preferred = *record.assignment.first()?;
+    let acceptable = record.isr.contains(&preferred) && !registry.is_fenced(preferred);
+    (record.leader != Some(preferred) && acceptable).then_some(preferred)
 }
 
 fn first_eligible_leader(record: &PartitionRecord, registry: &BrokerRegistry) -> Option<BrokerId> {

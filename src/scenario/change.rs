@@ -327,7 +327,7 @@ fn parse_ms(what: &str, value: &str) -> Result<u64, String> {
     let digits = value.replace(['_', ','], "");
     digits
         .parse::<u64>()
-        .map_err(|_| format!("{what}: `{value}` is not a whole number"))
+        .map_err(|_| format!("{what}: `{value}` is not a whole number of milliseconds from 0"))
 }
 
 fn unknown_setting(name: &str) -> String {

@@ -13,14 +13,20 @@
 //!   and each clock stayed or moved by exactly the period, the cluster is periodic: it is
 //!   deterministic, and from the same state (up to the move in time) it does the same things.
 //! - **The period** is a multiple of the fetch cycle (fetch wait plus a round trip) and of the
-//!   coarsest interval of every moving fetch timer, so the timing wheels land on the same buckets
-//!   (see `Wheels::shift_by`).
+//!   span of the coarsest level in use of every moving fetch timer, so the timing wheels land on
+//!   the same buckets (see `Wheels::shift_by`). A level that is not in use holds nothing: a
+//!   fetch timer idle for minutes that is handed a fetch's wait builds overflow wheels it will
+//!   not use again, as Kafka's does, and the period would otherwise grow past a day with them.
+//!   Which levels are in use is read at both ends of a period (the coarsest with a bucket set
+//!   then, or that an entry went into since the last reading), and must be the same.
 //! - **What moves**: the agenda's items, the fetch purgatories' timers and parked fetches, and the
 //!   clocks that moved during the check. ISR checks have a period of their own
 //!   (`replica.lag.time.max.ms / 2`): each is put at its own next tick after the jump, first in its
 //!   millisecond, where it would be (it was scheduled a whole check period before, earlier than
-//!   anything else due then, all of which is scheduled at most a fetch wait ahead). Reaper wakes
-//!   are recomputed from the moved timers.
+//!   anything else due then, all of which is scheduled at most a fetch wait ahead). So is the
+//!   controller's leader balance check, which keeps coming while a partition's preferred replica
+//!   is down or out of the ISR: it moves no leader then, which makes it a repetition. Reaper
+//!   wakes are recomputed from the moved timers.
 //! - **What does not**: counters that only name things or order them (fetch sessions, operation
 //!   slots, the schedule's sequence numbers, the fetch purgatory's purge count) keep their values;
 //!   only their order matters, which a jump keeps. The work meter counts the work done, so a
@@ -89,6 +95,8 @@ pub(super) struct FastForward {
     retry_ms: u64,
     confirmed: Option<Confirmed>,
     stretch: Option<Stretch>,
+    /// The period the last probe attempt read (see `take_probe`).
+    last_period_ms: Option<u64>,
     /// What it has done: jumps made and simulated milliseconds skipped.
     pub(super) jumps: u64,
     pub(super) skipped_ms: u64,
@@ -103,6 +111,7 @@ impl Default for FastForward {
             retry_ms: 0,
             confirmed: None,
             stretch: None,
+            last_period_ms: None,
             jumps: 0,
             skipped_ms: 0,
         }
@@ -201,7 +210,15 @@ impl Simulation {
     }
 
     fn take_probe(&mut self, at_ms: u64) {
-        let probe = self.idle_period_ms().and_then(|period_ms| {
+        // The period needs the levels the fetch timers used since the last reading. A probe is
+        // taken once two readings in a row agree on it: a stretch that began with a timer's
+        // one-off use of a coarse level is measured again a few fetch cycles on, rather than
+        // watched for the day-long period that level would need.
+        let period_ms = self.idle_period_ms();
+        self.forget_placed_levels();
+        let settled =
+            std::mem::replace(&mut self.fast_forward.last_period_ms, period_ms) == period_ms;
+        let probe = period_ms.filter(|_| settled).and_then(|period_ms| {
             // Worth it only with room for the check and at least one period to skip before a
             // broker's own timer.
             let horizon = self.idle_horizon_ms(at_ms, None);
@@ -235,16 +252,21 @@ impl Simulation {
     /// The cluster is now as it was at `check_ms`: compare with the probe. Either way the
     /// reading becomes the next probe, so a long idle stretch is checked once a period.
     fn check_probe(&mut self, probe: Probe, check_ms: u64) {
+        // The levels the fetch timers used over the period count, so this comes first.
+        let period_now = self.idle_period_ms();
+        self.forget_placed_levels();
         let Some((shape, clocks, fetch_clocks)) = self.idle_reading(check_ms) else {
             return self.back_off();
         };
         let period = probe.period_ms;
-        // A fetch timer that grew a level since the probe needs a longer period: the shapes
-        // differ then, and the next probe takes the new period.
-        let Some(period_now) = self.idle_period_ms() else {
+        // A fetch timer that used another level over this period than over the stretch before
+        // the probe (the overflow wheels a long-idle timer built for one fetch's wait, and then
+        // no more) did not repeat itself: a probe a few fetch cycles on looks for the period
+        // its levels now need.
+        if period_now != Some(period) {
             return self.back_off();
-        };
-        let repeated = shape == probe.shape && period_now == period;
+        }
+        let repeated = shape == probe.shape;
         let moving = classify(&probe.clocks, &clocks, period).filter(|_| repeated);
         let fetch_moving = classify(&probe.fetch_clocks, &fetch_clocks, period);
         if let (Some(moving), Some(fetch_moving)) = (moving, fetch_moving) {
@@ -257,7 +279,7 @@ impl Simulation {
         }
         self.fast_forward.probe = Some(Probe {
             at_ms: check_ms,
-            period_ms: period_now,
+            period_ms: period,
             shape,
             clocks,
             fetch_clocks,
@@ -326,11 +348,35 @@ impl Simulation {
             for (expiration_ms, _, op) in b.fetch_purgatory.timeouts() {
                 out.extend([expiration_ms, op.created_ms, op.request.follower.0.into()]);
             }
+            // Every level's clock, those of the levels not in use too (a jump sets them).
+            let levels = b.fetch_purgatory.timer_view().levels;
+            out.extend(levels.iter().map(|level| level.current_time_ms));
         }
         for b in &mut self.brokers {
             b.visit_clocks(&mut |t| out.push(*t));
         }
         out
+    }
+
+    /// Starts each fetch timer's record of the levels it uses afresh: what a period used is read
+    /// at its end (see `Wheels::interval_in_use_ms`).
+    fn forget_placed_levels(&mut self) {
+        for b in &mut self.brokers {
+            b.fetch_purgatory.timer_forget_placed_levels();
+        }
+    }
+
+    /// Whether the controller's pending leader balance check is a repetition: it would move no
+    /// leader (a preferred replica that is down or out of the ISR stays so while the cluster is
+    /// idle), and its interval is longer than an ISR check period and every other lead, so that
+    /// moved to its own next tick it comes first in its millisecond (see `place_checks`).
+    fn leader_balance_check_repeats(&self) -> bool {
+        let c = &self.config;
+        let longest_lead = self
+            .isr_check_period_ms()
+            .max(c.replica_fetch_wait_max_ms)
+            .max(c.network_delay_ms);
+        c.leader_imbalance_check_interval_ms > longest_lead && !self.controller.leaders_to_balance()
     }
 
     fn isr_check_period_ms(&self) -> u64 {
@@ -339,14 +385,14 @@ impl Simulation {
     }
 
     /// The period to look for, if the settings allow a jump ([`meter::idle_period_ms`]). Every
-    /// fetch timer's coarsest interval is its tick times a power of its wheel size, the same for
+    /// fetch timer's interval in use is its tick times a power of its wheel size, the same for
     /// all, so the largest is a multiple of the others.
     fn idle_period_ms(&self) -> Option<u64> {
         let coarsest = self
             .brokers
             .iter()
             .filter(|b| b.running)
-            .map(|b| b.fetch_purgatory.timer_coarsest_interval_ms())
+            .map(|b| b.fetch_purgatory.timer_interval_in_use_ms())
             .max()?;
         meter::idle_period_ms(&self.config, coarsest)
     }
@@ -385,6 +431,12 @@ impl Simulation {
             ) || self.stale_client_deadline(what)
             {
                 continue;
+            }
+            if matches!(what, Scheduled::LeaderBalanceCheck) {
+                if self.leader_balance_check_repeats() {
+                    continue;
+                }
+                return None;
             }
             let mut item = vec![rel(at_ms)];
             encode_delivery(what, &mut item)?;
@@ -446,18 +498,24 @@ impl Simulation {
             !matches!(item.what, Scheduled::ReaperWake { .. })
                 && !self.stale_client_deadline(&item.what)
         });
+        let balance_check = self.config.leader_imbalance_check_interval_ms;
         let mut checks: Vec<Placed> = Vec::new();
         let mut moved: Vec<Placed> = Vec::new();
         for mut item in items {
-            if matches!(item.what, Scheduled::IsrExpiration { .. }) {
-                if item.at_ms <= to_ms {
-                    item.at_ms += (to_ms + 1 - item.at_ms).div_ceil(isr_check) * isr_check;
+            // The checks keep their own beat: the next tick after the jump.
+            let beat = match item.what {
+                Scheduled::IsrExpiration { .. } => isr_check,
+                Scheduled::LeaderBalanceCheck => balance_check,
+                _ => {
+                    item.at_ms += delta_ms;
+                    moved.push(item);
+                    continue;
                 }
-                checks.push(item);
-            } else {
-                item.at_ms += delta_ms;
-                moved.push(item);
+            };
+            if item.at_ms <= to_ms {
+                item.at_ms += (to_ms + 1 - item.at_ms).div_ceil(beat) * beat;
             }
+            checks.push(item);
         }
         for (b, _) in self
             .brokers
@@ -476,7 +534,7 @@ impl Simulation {
                 i += 1;
             });
         }
-        self.place_isr_checks(&mut checks, &moved);
+        self.place_checks(&mut checks, &moved);
         for item in moved.into_iter().chain(checks) {
             self.agenda.put_back(item);
         }
@@ -492,11 +550,13 @@ impl Simulation {
         self.fast_forward.skipped_ms += delta_ms;
     }
 
-    /// Gives each moved ISR check a place first in its millisecond: before every moved item and
+    /// Gives each moved check a place first in its millisecond: before every moved item and
     /// parked fetch's timeout due then (all scheduled after it, see the module's documentation),
-    /// the checks among themselves in their old order.
-    fn place_isr_checks(&self, checks: &mut [Placed], moved: &[Placed]) {
-        checks.sort_by_key(|c| (c.at_ms, c.seq));
+    /// the controller's leader balance check (scheduled a whole interval before, longer than an
+    /// ISR check period) before the ISR checks, these among themselves in their old order.
+    fn place_checks(&self, checks: &mut [Placed], moved: &[Placed]) {
+        let isr_check = |c: &Placed| matches!(c.what, Scheduled::IsrExpiration { .. });
+        checks.sort_by_key(|c| (c.at_ms, isr_check(c), c.seq));
         let mut start = 0;
         while start < checks.len() {
             let at_ms = checks[start].at_ms;

@@ -40,7 +40,7 @@ pub fn fetch_cycle_ms(config: &Config) -> u64 {
 }
 
 /// The idle fast-forward's period (`sim::fast_forward`) under `config`, with fetch timers whose
-/// coarsest interval is `coarsest_interval_ms`: the least common multiple of the fetch cycle and
+/// coarsest level in use spans `coarsest_interval_ms`: the least common multiple of the fetch cycle and
 /// that interval. `None` when the settings rule a jump out: a fetch cycle of 0, ISR checks no
 /// further apart than the fetch wait or the network delay, or a period over
 /// [`MAX_IDLE_PERIOD_MS`].

@@ -349,3 +349,43 @@ fn a_shift_that_would_move_entries_between_buckets_is_refused() {
     scheduled(timer.add(0, 30_000, ()));
     timer.shift_by(8_000); // level 3's tick, not its interval
 }
+
+/// One long timeout builds overflow levels up to level 4 (160,000 ms ticks) and fires; then a
+/// 500 ms timeout waits in level 2. Moved by 24,000 ms (level 2's span three times, not level
+/// 4's tick), the timer is the one the same adds and advances 24,000 ms later build: the
+/// levels in use moved, the clocks of the empty ones above as the finest clock's advance sets
+/// them.
+fn after_a_long_timeout(start_ms: u64, shift_ms: u64) -> (Vec<(u64, u32)>, TimerView) {
+    let mut timer = Timer::new(start_ms);
+    let mut fired = Vec::new();
+    scheduled(timer.add(start_ms, 200_000, 1));
+    let mut now = start_ms + 200_013;
+    timer.advance_clock(now, |f| fired.push((f.expiration_ms - start_ms, f.task)));
+    scheduled(timer.add(now, 500, 2));
+    assert_eq!(timer.view().levels.len(), 5, "levels 0 to 4 built");
+    if shift_ms > 0 {
+        timer.shift_by(shift_ms);
+        timer.assert_invariants();
+        now += shift_ms;
+    }
+    let base = start_ms + shift_ms;
+    for step in (now - base..205_000).step_by(7) {
+        timer.advance_clock(base + step, |f| {
+            fired.push((f.expiration_ms - base, f.task))
+        });
+    }
+    (fired, timer.view())
+}
+
+#[test]
+fn a_shift_by_the_span_in_use_sets_the_empty_levels_clocks_as_an_advance_would() {
+    let (shifted, shifted_view) = after_a_long_timeout(1_000, 24_000);
+    let (later, later_view) = after_a_long_timeout(1_000 + 24_000, 0);
+    assert_eq!(shifted, vec![(200_000, 1), (200_513, 2)]);
+    assert_eq!(shifted, later);
+    assert_eq!(
+        format!("{:?}", shifted_view.levels),
+        format!("{:?}", later_view.levels),
+        "the same buckets, clocks and entries"
+    );
+}

@@ -20,6 +20,9 @@ pub(crate) struct Wheels {
     /// expiration is already set (nothing to offer), so the walk up the levels can be skipped.
     /// Forgotten before every flush, the only time a clock moves or a bucket is emptied.
     last_placement: Option<(u64, BucketId)>,
+    /// The coarsest level an entry went into since [`Self::forget_placed_levels`] (for the idle
+    /// fast-forward: see [`Self::interval_in_use_ms`]).
+    top_placed_level: u32,
 }
 
 impl Wheels {
@@ -44,6 +47,7 @@ impl Wheels {
             levels: vec![TimingWheel::new(tick_ms, wheel_size, start_ms)],
             delay_queue: DelayQueue::default(),
             last_placement: None,
+            top_placed_level: 0,
         }
     }
 
@@ -146,28 +150,48 @@ impl Wheels {
         self.levels.len()
     }
 
-    /// The span of the coarsest level: a move in time by a multiple of it keeps every entry in
-    /// its bucket (see [`Self::shift_by`]).
-    pub fn coarsest_interval_ms(&self) -> u128 {
+    /// How many levels, from the finest, a move in time must keep as they are: up to the
+    /// coarsest one with a bucket set (queued). The levels above hold nothing; each one's clock
+    /// is the finest level's rounded down to its own tick, as Kafka's `advanceClock` leaves it.
+    /// (An overflow wheel stays once made: a timer idle for minutes that is handed a short
+    /// timeout builds levels it will not use again.)
+    fn busy_levels(&self) -> usize {
         self.levels
-            .last()
-            .expect("level 0 always exists")
-            .interval_ms
+            .iter()
+            .rposition(|wheel| wheel.buckets.iter().any(|b| b.expiration_ms.is_some()))
+            .map_or(1, |top| top + 1)
     }
 
-    /// Moves the wheels `delta_ms` later: every level's clock, every bucket's expiration, every
-    /// queued bucket and every live entry. These are then exactly the wheels that the same adds
-    /// and advances, each `delta_ms` later, would have built, since `delta_ms` must be a multiple
-    /// of [`Self::coarsest_interval_ms`]: each expiration keeps its bucket index at every level
-    /// (asserted). For a caller that skips a stretch of time in which the same things happen
-    /// over and over (the simulation's idle fast-forward).
+    /// The span of the coarsest level in use: one with a bucket set now ([`Self::busy_levels`]),
+    /// or one an entry went into since [`Self::forget_placed_levels`]. A caller that watches the
+    /// wheels repeat over a stretch and then moves them by a multiple of this span (see
+    /// [`Self::shift_by`]) reads it at both ends of the stretch: a stretch that used a coarser
+    /// level than the one before did not repeat it.
+    pub fn interval_in_use_ms(&self) -> u128 {
+        let levels = self.busy_levels().max(self.top_placed_level as usize + 1);
+        self.levels[levels - 1].interval_ms
+    }
+
+    /// Starts a new record of the levels entries go into (see [`Self::interval_in_use_ms`]).
+    pub fn forget_placed_levels(&mut self) {
+        self.top_placed_level = 0;
+    }
+
+    /// Moves the wheels `delta_ms` later: the levels in use ([`Self::busy_levels`]) with their
+    /// clocks, bucket expirations, queued buckets and live entries; the clocks of the empty
+    /// levels above, as the finest clock's advance would have set them. These are then exactly
+    /// the wheels that the same adds and advances, each `delta_ms` later, would have built, since
+    /// `delta_ms` must be a multiple of the span of the coarsest level in use (asserted; see
+    /// [`Self::interval_in_use_ms`]): each expiration keeps its bucket index at every level. For a caller that skips a stretch of time
+    /// in which the same things happen over and over (the simulation's idle fast-forward).
     pub fn shift_by<S: EntryStore>(&mut self, store: &mut S, delta_ms: u64) {
+        let busy = self.busy_levels();
         assert_eq!(
-            u128::from(delta_ms) % self.coarsest_interval_ms(),
+            u128::from(delta_ms) % self.levels[busy - 1].interval_ms,
             0,
             "a shift must keep every entry in its bucket"
         );
-        for wheel in &mut self.levels {
+        for wheel in &mut self.levels[..busy] {
             wheel.current_time_ms += delta_ms;
             for bucket in &mut wheel.buckets {
                 if let Some(expiration_ms) = &mut bucket.expiration_ms {
@@ -180,6 +204,10 @@ impl Wheels {
                 }
             }
         }
+        let finest_ms = self.current_time_ms();
+        for wheel in &mut self.levels[busy..] {
+            wheel.current_time_ms = finest_ms - finest_ms % wheel.tick_ms;
+        }
         self.delay_queue.delay_all(delta_ms);
         self.last_placement = None;
     }
@@ -191,7 +219,8 @@ impl Wheels {
     pub fn relative_shape<S: EntryStore>(&self, store: &S, origin_ms: u64, out: &mut Vec<u64>) {
         let rel = |t: u64| t.wrapping_sub(origin_ms);
         out.push(self.levels.len() as u64);
-        for wheel in &self.levels {
+        // The levels above those in use hold nothing, and their clocks follow the finest one's.
+        for wheel in &self.levels[..self.busy_levels()] {
             out.push(rel(wheel.current_time_ms));
             for (index, bucket) in wheel.buckets.iter().enumerate() {
                 let Some(expiration_ms) = bucket.expiration_ms else {
@@ -241,6 +270,7 @@ impl Wheels {
                         self.delay_queue.offer(bucket_expiration_ms, id);
                     }
                     self.last_placement = Some((expiration_ms, id));
+                    self.top_placed_level = self.top_placed_level.max(id.level);
                     return Some(id);
                 }
             }

@@ -24,13 +24,18 @@ impl<K: Ord + Hash + Clone, O> Purgatory<K, O> {
         self.timer.current_time_ms()
     }
 
-    /// See [`Wheels::coarsest_interval_ms`].
-    pub fn timer_coarsest_interval_ms(&self) -> u128 {
-        self.timer.coarsest_interval_ms()
+    /// See [`Wheels::interval_in_use_ms`].
+    pub fn timer_interval_in_use_ms(&self) -> u128 {
+        self.timer.interval_in_use_ms()
+    }
+
+    /// See [`Wheels::forget_placed_levels`].
+    pub fn timer_forget_placed_levels(&mut self) {
+        self.timer.forget_placed_levels();
     }
 
     /// Moves the purgatory's clock-bound state `delta_ms` later, between two milliseconds: the
-    /// timer ([`Wheels::shift_by`]: `delta_ms` a multiple of its coarsest interval), the reaper's
+    /// timer ([`Wheels::shift_by`]: `delta_ms` a multiple of its interval in use), the reaper's
     /// last step, and each waiting operation through `delay_op`. Watch lists, counts and the
     /// completed operations stay as they are. For the simulation's idle fast-forward, which
     /// moves a purgatory whose operations come and go the same way period after period.

@@ -32,7 +32,7 @@ export default {
   'err.change.notChange': '{text} is not a change: write path=value, such as acks=1, min.insync.replicas=2, actions[2].at_ms=12000 or actions[2]=removed',
   'err.change.unknown': '{name} is not something a what-if changes: {list}',
   'err.change.acks': 'acks: {value} is not 0, 1 or all',
-  'err.change.whole': '{name}: {value} is not a whole number',
+  'err.change.whole': '{name}: {value} is not a whole number of milliseconds from 0',
   'err.change.expectedIndex': '{code}: expected actions[N]',
   'err.change.badIndex': "{code}: {value} is not an action's index",
   'err.change.onlyRemoved': '{change}: an action itself can only be `removed`',

@@ -27,7 +27,7 @@ export default {
   'err.change.notChange': '{text} 不是一处改动：请写成 `path=value`，例如 `acks=1`、`min.insync.replicas=2`、`actions[2].at_ms=12000` 或 `actions[2]=removed`',
   'err.change.unknown': '{name} 不是假设情形能改的设置：可以改 `acks`、`timeout_ms`、`actions[N].at_ms`、`actions[N]=removed`，或以下之一：{list}',
   'err.change.acks': 'acks：{value} 不是 0、1 或 all',
-  'err.change.whole': '{name}：{value} 不是整数',
+  'err.change.whole': '{name}：{value} 不是从 0 起的整数毫秒数',
   'err.change.expectedIndex': '{code}：应为 `actions[N]`',
   'err.change.badIndex': '{code}：{value} 不是动作的索引',
   'err.change.onlyRemoved': '{change}：动作本身只能改成 `removed`',
