@@ -215,6 +215,39 @@ export default async function compareSpec(ctx) {
     ctx.assertNoErrors(story.errors, `${name}'s story`);
   }
 
+  // The story tells its scenario's own what-if: started after another one (or none), it compares
+  // with its own again and says so.
+  {
+    const w01 = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+    const p = w01.page;
+    await p.goto(`${ctx.baseURL}#scenario=w01-acks1-against-all-leader-crash`, { waitUntil: 'load' });
+    await playgroundsReady(p);
+    await waitText(p, '[data-testid="divergence"]', /At 1,000 ms the runs part/);
+    await onPlayground(p, (el) => el.app.comparison.end());
+    await p.click('[data-testid="story-start"]');
+    await waitText(p, '.notices', /The story tells this scenario’s own what-if: run B is acks=all again/);
+    const back = await onPlayground(p, (el) => ({ active: el.app.comparison.active, change: el.app.comparison.change }));
+    ctx.assert(back.active && back.change === 'acks=all', `the story's what-if is back: ${JSON.stringify(back)}`);
+    ctx.assertNoErrors(w01.errors, 'the story after its what-if was stopped');
+  }
+
+  // Both runs stopping at a breakpoint in one instant: one notice says both.
+  {
+    const w03 = await ctx.openPage({ viewport: { width: 1280, height: 900 } });
+    const p = w03.page;
+    await p.goto(`${ctx.baseURL}#scenario=w03-request-early-against-late-in-a-stall&t=37000`, { waitUntil: 'load' });
+    await playgroundsReady(p);
+    await waitText(p, '[data-testid="divergence"]', /the runs part/);
+    await p.click('button[data-menu="breakpoints"]');
+    await p.check('[data-testid="breakpoint-isr-change"]');
+    await p.keyboard.press('Escape');
+    await onPlayground(p, (el) => el.play());
+    await waitText(p, '.notice.bp', /at 37,310 ms/, { timeout: 60000 });
+    const said = await onPlayground(p, (el) => el.shadowRoot.querySelector('.notice.bp').textContent);
+    ctx.assert(/^Breakpoint: the ISR of t-0 was committed as \{0, 1\}; in run B, the ISR of t-0 was committed as \{0, 1\} \(at 37,310 ms\)/.test(said), `one notice for both runs: ${said}`);
+    ctx.assertNoErrors(w03.errors, 'breakpoints in both runs');
+  }
+
   // A trap while comparing: the first run is rebuilt on a fresh instance and the second with it,
   // both at the same instant.
   const trap = await ctx.openPage({ viewport: { width: 1280, height: 900 } });

@@ -189,5 +189,21 @@ export default async function pageSpec(ctx) {
   await page.click('.setup-defaults');
   ctx.assert((await page.inputValue('#f-leader_imbalance_check_interval_ms')) === '0', 'the defaults turn it off again');
   await page.keyboard.press('Escape');
+  // A request sent to a broker that is down never reaches it: the narration, the log and the
+  // code path say so, rather than walking it through appendRecords.
+  // Paused, so that the request goes out while the producer's metadata still names broker 0.
+  await onPlayground(page, (el) => el.pause());
+  await page.selectOption('[data-testid="acks"]', 'all');
+  const leader = await onPlayground(page, (el) => el.app.snapshot().controller.partitions[0].leader);
+  await page.click(`[data-testid="crash-broker-${leader}"]`);
+  await page.click('[data-testid="produce"]');
+  await onPlayground(page, (el) => el.step());
+  await page.waitForFunction((b) => new RegExp(`never reached broker ${b}`).test(document.querySelector('purgatory-playground').shadowRoot.querySelector('.cp-body')?.textContent ?? ''), leader);
+  const refused = await onPlayground(page, (el) => ({
+    narration: el.shadowRoot.querySelector('.narration').textContent,
+    log: [...el.shadowRoot.querySelectorAll('.log li')].map((li) => li.textContent).join('\n'),
+  }));
+  ctx.assert(new RegExp(`is sent to broker ${leader}; p\\d+ gets no answer: broker ${leader} is down: the connection is refused`).test(refused.narration), `the narration: ${refused.narration}`);
+  ctx.assert(new RegExp(`sent to broker ${leader}, which does not take it`).test(refused.log), `the log: ${refused.log.slice(-300)}`);
   ctx.assertNoErrors(errors, 'page');
 }

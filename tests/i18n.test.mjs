@@ -205,3 +205,12 @@ test('every event the model traces has its own sentence in the log', () => {
   const missing = events.filter((e) => !new RegExp(`case '${e}': (return t\\(|\\{)`).test(sentences));
   assert.deepEqual(missing, [], 'events that would be written as raw JSON');
 });
+
+test('the reasons a scenario was not checked against Kafka are the record\'s, word for word', () => {
+  const record = JSON.parse(readFileSync(new URL('../docs/kafka-check.json', import.meta.url), 'utf8'));
+  const recorded = Object.entries(record.scenarios).filter(([, s]) => s.reason);
+  assert.ok(recorded.length > 0, 'the record has reasons');
+  for (const [name, s] of recorded) assert.equal(EN[`kafkaCheck.reason.${name}`], s.reason, name);
+  const keys = Object.keys(EN).filter((k) => k.startsWith('kafkaCheck.reason.'));
+  assert.deepEqual(keys.sort(), recorded.map(([name]) => `kafkaCheck.reason.${name}`).sort());
+});

@@ -26,6 +26,8 @@ export class Comparison {
     this.twin = null;
     this.change = null;
     this.report = null;
+    /** The what-if the open session came with (its file's or link's `compare`): its story's. */
+    this.own = null;
     /** Whether `follow` drew the second run in this frame already (see `onFrame`). */
     this.drawnThisFrame = false;
     this.box?.addEventListener('click', (ev) => this.onClick(ev));
@@ -103,6 +105,7 @@ export class Comparison {
   /** A session was opened: compare as its file or link says (`compare`), or stop comparing. */
   async onOpen(asked = null) {
     const change = asked ?? this.app.guard(() => this.app.sim.compare) ?? null;
+    this.own = change;
     if (!change) {
       if (this.twin) this.end();
       return null;
@@ -113,6 +116,19 @@ export class Comparison {
       this.app.notice('warn', this.app.tr.t('whatIf.failed', { change, error }));
     }
     return error;
+  }
+
+  /**
+   * The guided story tells the run its session came with beside that session's own what-if:
+   * starting it while another what-if is shown, or none, compares with the own one again (said
+   * in a notice).
+   */
+  async restoreOwn() {
+    const own = this.own;
+    if (!own || (this.active && this.change === own)) return;
+    const error = await this.start(own);
+    const { tr } = this.app;
+    this.app.notice(error ? 'warn' : 'ok', error ? tr.t('whatIf.failed', { change: own, error }) : tr.t('story.ownWhatIf', { change: own }));
   }
 
   /** The first run changed (an action, a fork, an undo): both runs are compared again. */
@@ -285,10 +301,14 @@ function answerText(a, tr) {
   if (!a) return tr.t('whatIf.absent');
   // The producer gave up: it read no answer, so no offsets either.
   if (a.client_timed_out_ms != null) return tr.t('whatIf.answer.gaveUp', { outcome: outcomeWords(a.got, tr), at: a.client_timed_out_ms });
-  const offsets = a.base_offsets.join(' + ');
-  return a.answered_ms != null
-    ? tr.t('whatIf.answer.at', { outcome: outcomeWords(a.got, tr), at: a.answered_ms, offsets })
-    : tr.t('whatIf.answer', { outcome: outcomeWords(a.got, tr), offsets });
+  const outcome = outcomeWords(a.got, tr);
+  // No answer (acks=0, a closed connection): no offsets read. In an answer, a partition that
+  // failed has none (Kafka's -1), shown as a dash where another one has its own.
+  if (a.answered_ms == null) return outcome;
+  const read = a.got.connection_closed ? [] : a.base_offsets;
+  if (!read.some((o) => o >= 0)) return tr.t('whatIf.answer.atOnly', { outcome, at: a.answered_ms });
+  const offsets = read.map((o) => (o >= 0 ? o : '–')).join(' + ');
+  return tr.t('whatIf.answer.at', { outcome, at: a.answered_ms, offsets });
 }
 
 function cell(a, tr) {

@@ -41,9 +41,9 @@ export class EventHistory {
 
   add(events, dropped = 0) {
     this.dropped += dropped;
-    for (const e of events) {
+    for (const [i, e] of events.entries()) {
       this.byId.set(e.id, e);
-      this.lines.push({ at: e.at_ms, id: e.id, cat: category(e), text: narrate(e, this.tr), request: requestOf(e), fold: foldKey(e) });
+      this.lines.push({ at: e.at_ms, id: e.id, cat: category(e), text: narrate(e, this.tr, events[i + 1]), request: requestOf(e), fold: foldKey(e) });
       // A batch after a jump repeats events the track already took from the model (its story up
       // to the playhead): each is followed once.
       if (this.trackId && !this.trackSeen.has(e.id) && this.belongs(e)) {

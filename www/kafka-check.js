@@ -5,6 +5,7 @@
 import { html, render } from './html.js';
 import { checkReport } from 'bundle-files';
 import { differenceWords } from './kafka-check-words.js';
+import { ENGLISH } from './i18n.js';
 
 // The record is imported when first asked for: a chunk beside the module in dist/ (inlined in the
 // self-contained page), so the element's module does not carry it.
@@ -73,10 +74,20 @@ export async function renderKafkaMark(el, name, { link, tr, comparing = null }) 
       : found.verdict === 'explained' ? tr.t('kafkaCheck.allExplained', { kafka, count: n, list, runs })
         : tr.t('kafkaCheck.agree', { kafka, explained, runs });
   // The count of fields as the record writes it (4006, not 4,006).
-  const title = found.reason ?? tr.t('kafkaCheck.title', { fields: String(found.fields), kafka, doc: 'docs/kafka-check.md' });
+  const title = (found.reason && reasonIn(tr, name, found.reason)) ?? tr.t('kafkaCheck.title', { fields: String(found.fields), kafka, doc: 'docs/kafka-check.md' });
   el.dataset.verdict = found.verdict;
   const report = link ? checkReport() : null;
   render(el, report
     ? html`<a href="${`${report}#${name}`}" target="_blank" rel="noopener" title="${title}">${text}</a>`
     : html`<span title="${title}">${text}</span>`);
+}
+
+/**
+ * Why a scenario was not checked against Kafka, in the reader's language: the record's English
+ * (docs/kafka-check.json) is also the message `kafkaCheck.reason.NAME` (tests/i18n.test.mjs holds
+ * the two together), which each language words; a reason recorded since has only its English.
+ */
+function reasonIn(tr, name, english) {
+  const key = `kafkaCheck.reason.${name}`;
+  return key in ENGLISH.messages ? tr.t(key) : english;
 }

@@ -4,7 +4,7 @@
 // written as the trace has them; times go through the language's number format.
 
 import { html, join } from './html.js';
-import { reasonText } from './says.js';
+import { reasonText, refusedOnArrival } from './says.js';
 
 const op = (o) => `op ${o.slot}.${o.generation}`;
 /** A set of broker ids as Kafka's logs write one: `{0, 1}`. */
@@ -54,8 +54,11 @@ export function category(e) {
   }
 }
 
-/** One sentence for one event, in the words of Kafka's source (the event log's line). */
-export function narrate(e, tr) {
+/**
+ * One sentence for one event, in the words of Kafka's source (the event log's line). `next` is the
+ * event after it, if known: a request whose connection is refused is sent, not received.
+ */
+export function narrate(e, tr, next = null) {
   const t = (key, vars) => tr.t(`log.${key}`, vars);
   const all = (items) => items.join(tr.t('list.sep'));
   const fetchParts = () => all(e.partitions.map((p) => `${p.tp} @${p.fetch_offset}`));
@@ -63,7 +66,7 @@ export function narrate(e, tr) {
   // Kafka names its purgatories "Produce" and "Fetch"; the trace says `produce` or `fetch`.
   const purgatory = () => (['produce', 'fetch'].includes(e.purgatory) ? tr.t(`purgatory.${e.purgatory}`) : e.purgatory);
   switch (e.event) {
-    case 'produce_received': return t('produce_received', { request: e.request, acks: raw(e.acks), timeout: e.timeout_ms, broker: raw(e.broker), batches: all(e.partitions.map(([tp, n]) => t('produce_received.batch', { count: raw(n), tp }))) });
+    case 'produce_received': return t(refusedOnArrival(next, e.request) ? 'produce_refused' : 'produce_received', { request: e.request, acks: raw(e.acks), timeout: e.timeout_ms, broker: raw(e.broker), batches: all(e.partitions.map(([tp, n]) => t('produce_received.batch', { count: raw(n), tp }))) });
     case 'follower_paused': return t('follower_paused', { broker: raw(e.broker) });
     case 'follower_resumed': return t('follower_resumed', { broker: raw(e.broker) });
     case 'broker_crashed': return t('broker_crashed', { broker: raw(e.broker) });
@@ -217,7 +220,10 @@ function plain(e, history, batch, tr) {
     case 'follower_resumed': return t('follower_resumed', { broker: raw(e.broker) });
     case 'broker_crashed': return t('broker_crashed', { broker: raw(e.broker) });
     case 'broker_restarted': return t('broker_restarted', { broker: raw(e.broker) });
-    case 'produce_received': return t('produce_received', { request: e.request, acks: raw(e.acks), broker: raw(e.broker) });
+    case 'produce_received': {
+      const refused = batch.some((x) => refusedOnArrival(x, e.request));
+      return t(refused ? 'produce_refused' : 'produce_received', { request: e.request, acks: raw(e.acks), broker: raw(e.broker) });
+    }
     case 'purged': return t('purged', { broker: raw(e.broker), removed: raw(e.removed) });
     case 'broker_unfenced': return t('broker_unfenced', { broker: raw(e.broker) });
     case 'registration_refused': return t('registration_refused', { broker: raw(e.broker), at: e.retry_at_ms });

@@ -131,19 +131,28 @@ export class Playback {
    * and tells the host, the sentence in the element's language as the event's `text`. */
   breakpointHit(hit, { runB = false } = {}) {
     this.halt();
-    this.lastHit = { hit, runB };
-    const text = this.sayHit(this.lastHit);
+    const last = this.lastHit;
+    // The second run stopping in the instant the first one stopped in: one notice says both.
+    const both = runB && last && !last.runB && last.hit.at_ms === hit.at_ms;
+    this.lastHit = both ? { ...last, hitB: hit } : { hit, runB };
+    const text = this.sayHit(this.lastHit, { run: runB ? 'B' : 'A' });
     this.app.emit('breakpoint', { ...hit, text });
   }
 
-  /** Says a breakpoint's hit in the notices (again, after a remount in another language). */
-  sayHit({ hit, runB }) {
+  /**
+   * Says a breakpoint's hit in the notices (again, after a remount in another language), with
+   * the second run's hit in the same instant (`hitB`) after it; returns what `run`'s hit says.
+   */
+  sayHit({ hit, runB, hitB }, { run = runB ? 'B' : 'A' } = {}) {
     const { tr } = this.app;
     // Every breakpoint its instant fired, the first one first.
-    const said = [hit.says, ...(hit.also ?? [])].map((s) => hitText(s, tr)).join(tr.t('clause.sep'));
-    const text = runB ? tr.t('whatIf.breakpoint', { what: said }) : said;
+    const said = (h) => [h.says, ...(h.also ?? [])].map((s) => hitText(s, tr)).join(tr.t('clause.sep'));
+    const inB = (h) => tr.t('whatIf.breakpoint', { what: said(h) });
+    const first = runB ? inB(hit) : said(hit);
+    const text = hitB ? `${first}${tr.t('clause.sep')}${inB(hitB)}` : first;
     this.app.notice('bp', tr.t('playback.breakpoint', { what: text, at: hit.at_ms }));
-    return text;
+    if (!hitB) return first;
+    return run === 'B' ? inB(hitB) : said(hit);
   }
 
   /** At the scenario's end: the clock stops, the `end` event, the end panel (or a loop again). */

@@ -77,6 +77,16 @@ export function reasonMessage(reason) {
   return null;
 }
 
+/**
+ * Whether `closed` (a `connection_closed` event, or nothing) says that request `request` never
+ * reached its broker: the broker was down or not yet registered when it was sent.
+ */
+export function refusedOnArrival(closed, request) {
+  if (closed?.event !== 'connection_closed' || closed.request !== request) return false;
+  const key = reasonMessage(closed.reason)?.key;
+  return key === 'reason.refused' || key === 'reason.not_registered';
+}
+
 /** A trace event's reason in the reader's language. */
 export function reasonText(reason, tr) {
   const message = reasonMessage(reason);

@@ -48,6 +48,7 @@ export class Story {
    */
   start(atMs = null, step = null, { scroll = true } = {}) {
     if (!this.available() || !this.box) return;
+    this.app.comparison?.restoreOwn();
     this.active = true;
     this.index = -1;
     this.afterShown = null;

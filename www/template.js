@@ -32,7 +32,7 @@ const ICONS = {
 // label's text in pieces, a <wbr> after each dot that a word follows.
 const wrapAfterDots = (text) => join(text.split(/(?<=\.)(?=\w)/), html`<wbr>`);
 const field = (tr, name) => {
-  const about = tr.t(`setup.${name}.default`) + (NOTED_FIELDS.includes(name) ? `; ${tr.t(`setup.${name}.note`)}` : '');
+  const about = tr.t(`setup.${name}.default`) + (NOTED_FIELDS.includes(name) ? tr.t('clause.sep') + tr.t(`setup.${name}.note`) : '');
   return html`<div class="field"><label for="f-${name}">${wrapAfterDots(tr.t(`setup.${name}`))}</label>
   <input id="f-${name}" name="${name}" inputmode="numeric" autocomplete="off" aria-describedby="d-${name}">
   <small id="d-${name}">${about}</small></div>`;

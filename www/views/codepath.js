@@ -5,7 +5,7 @@
 import { html } from '../html.js';
 import { patch } from './dom.js';
 import { explainCompletion, notDelayedWhy } from '../narrate.js';
-import { reasonText } from '../says.js';
+import { reasonText, refusedOnArrival } from '../says.js';
 
 const find = (evs, name) => evs.find((e) => e.event === name);
 
@@ -37,7 +37,10 @@ export function requestSteps(track, history, now, tr) {
   // appendRecords; appendRecords itself answers an invalid acks before looking at any partition.
   const noneKnown = !appended.length && rejected.length > 0 && rejected.every((r) => r.error === 'UNKNOWN_TOPIC_OR_PARTITION');
   const invalidAcks = rejected.some((r) => r.error === 'INVALID_REQUIRED_ACKS');
+  // A broker that is down, or not yet registered, never takes the request in.
+  const notReached = recv && refusedOnArrival(closed, recv.request);
   if (noneKnown) step('appendRecords', false, t('append.notCalled', { partitions: all(rejected.map((r) => `${r.tp} UNKNOWN_TOPIC_OR_PARTITION`)) }), true);
+  else if (notReached) step('appendRecords', false, t('append.notReached', { broker: String(recv.broker), reason: reasonText(closed.reason, tr) }), true);
   else if (!recv) step('appendRecords', false, t('append.notYet'));
   else {
     const wrote = all(appended.map((a) => t('append.partition', { tp: a.tp, from: raw(a.base_offset), to: raw(a.last_offset), leo: raw(a.log_end_offset) }))) || t('append.nothing');
@@ -45,7 +48,7 @@ export function requestSteps(track, history, now, tr) {
     step('appendRecords', true, t(refused ? 'append.refused' : 'append', { acks: raw(recv.acks), timeout: recv.timeout_ms, appended: wrote, refused }));
   }
   const required = created ? true : atOnce || rejected.length || closed ? false : null;
-  if (noneKnown || invalidAcks) step('delayedProduceRequestRequired', false, invalidAcks ? t('required.invalidAcks') : '', true);
+  if (noneKnown || invalidAcks || notReached) step('delayedProduceRequestRequired', false, invalidAcks ? t('required.invalidAcks') : '', true);
   else {
     step('delayedProduceRequestRequired', required !== null, required === null ? '' : required
       ? t('required.true')
@@ -78,7 +81,7 @@ export function requestSteps(track, history, now, tr) {
   else if (completed) ends.push(t('end.completed', { at: completed.at_ms, why: explainCompletion(completed, history, tr) }));
   if (response) ends.push(t('end.response', { latency: response.latency_ms, partitions: all(response.partitions.map((p) => `${p.tp} ${p.error}`)) }));
   if (closed) ends.push(t('end.closed', { reason: reasonText(closed.reason, tr) }));
-  step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), ends.join(tr.t('clause.sep')));
+  step(timedOut ? 'onExpiration' : 'onComplete', !!(completed || expired || response || closed), ends.join(tr.t('clause.sep')), notReached);
   // The current step: the last one reached.
   let cur = -1;
   s.forEach((x, i) => { if (x.state === 'done') cur = i; });

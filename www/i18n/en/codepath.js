@@ -4,6 +4,7 @@ export default {
   'cp.request': 'Request',
   'cp.empty.produce': 'Fire a produce request (or pick one in Responses) to follow it through the broker.',
   'cp.empty.watching': 'This scenario sends no produce request to follow.',
+  'cp.append.notReached': 'not called: the request never reached broker {broker} ({reason})',
   'cp.append.notCalled': 'not called: KafkaApis answers {partitions} at once',
   'cp.append.notYet': 'not received yet',
   'cp.append': 'acks={acks}, timeoutMs={timeout}; {appended}',

@@ -149,7 +149,7 @@ export default {
   'whatIf.verdict': 'same or different',
   'whatIf.follow': 'Follow {id} in both runs',
   'whatIf.absent': 'not in this run',
-  'whatIf.answer': '{outcome} · offset {offsets}',
+  'whatIf.answer.atOnly': '{outcome} at {at} ms',
   'whatIf.answer.at': '{outcome} at {at} ms · offset {offsets}',
   'whatIf.answer.gaveUp': '{outcome} at {at} ms',
   'whatIf.lost': '{answer} · {lost} at {at} ms',
@@ -173,4 +173,7 @@ export default {
   'kafkaCheck.disagree': '✗ {kafka} answered differently: {differences} ({runs})',
   'kafkaCheck.notDriven': 'Not checked against {kafka}: its point is a race a real cluster cannot be held to ({runs})',
   'kafkaCheck.title': '{fields} fields compared with {kafka}: error codes, offsets, ISR, HW and LEO exactly, answer times within a window ({doc})',
+  'kafkaCheck.reason.x07-immediate-fetch-answer-carries-the-earlier-hw': "Its point rests on millisecond timing: records at 1,000 and 1,001, follower 2's fetch answered at 1,002, then the pause and the election at 1,003. A real follower's fetch cannot be placed on a given millisecond (it is parked up to replica.fetch.wait.max.ms and scheduled by its fetcher thread), so on Kafka broker 2 had not fetched the records before the pause (LEO 0), and the two produces 1 ms apart swapped offsets in one run. The model's rule it shows (an immediate fetch answer carries the HW from before the fetch) is Kafka's code path, not checked here.",
+  'kafkaCheck.reason.x08-actions-come-first-at-t0-even-with-zero-fetch-wait': "Its whole run is 6 ms: the contract's ordering of actions before fetches within t = 0, with replica.fetch.wait.max.ms 0. On a real cluster the followers' fetches do not run on the scenario's milliseconds, and 6 ms after the produce the HW had not yet moved (0, against the model's 10 at 6 ms): a timing rule of the contract, not drivable.",
+  'kafkaCheck.reason.x11-same-ms-fencing-in-broker-id-order': "Its point is a tie: two brokers whose last heartbeats left in the same millisecond (44,000) are fenced in the same millisecond, in broker id order. On a real cluster each broker heart-beats on a phase of its own (scenario-format.md, Phases), so the two sessions ran out at different instants: the leader was not yet fenced at the run's end (leader 0, ISR {0,1} or {0}, no HW to read from a dead leader), where the model had fenced both. The fencing order itself and the AlterPartition committed after its leader crashed are not checked here.",
 };

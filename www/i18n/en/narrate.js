@@ -24,6 +24,7 @@ export default {
   'how.expired': 'timer expired',
 
   'log.produce_received': '{request} (acks={acks}, timeoutMs={timeout}) reached broker {broker}: {batches}',
+  'log.produce_refused': '{request} (acks={acks}, timeoutMs={timeout}) sent to broker {broker}, which does not take it: {batches}',
   'log.produce_received.batch': '{count} records to {tp}',
   'log.follower_paused': "broker {broker}'s replica fetchers paused (process alive, still heart-beating)",
   'log.follower_resumed': "broker {broker}'s replica fetchers resumed",
@@ -122,6 +123,7 @@ export default {
   'say.broker_crashed': 'broker {broker} crashes',
   'say.broker_restarted': 'broker {broker} restarts',
   'say.produce_received': '{request} (acks={acks}) reaches broker {broker}',
+  'say.produce_refused': '{request} (acks={acks}) is sent to broker {broker}',
   'say.purged': "broker {broker}'s purgatory purges {removed} completed entries from its watch lists",
   'say.broker_unfenced': 'broker {broker} is back in the cluster (unfenced)',
   'say.registration_refused': 'the controller refuses broker {broker}’s registration while its earlier process’s session runs: meanwhile the new process answers no request; it tries again at {at} ms',

@@ -15,6 +15,7 @@ export default {
   'story.back': '◀ Back',
   'story.next': 'Next ▶',
   'story.playToTheEnd': 'Play to the end ▶',
+  'story.ownWhatIf': 'The story tells this scenario’s own what-if: run B is {change} again.',
   'story.noSuchStep': 'The link names step {step}, but this story has {steps} steps: it opens where the link’s instant falls.',
   'story.toTheEnd': 'To the end ▶▶',
   'story.again': 'Story again ↺',

@@ -3,6 +3,7 @@ export default {
   'cp.request': '请求',
   'cp.empty.produce': '发送一个生产请求（或在“响应”面板中选一个），就能跟着它走一遍 broker 的代码。',
   'cp.empty.watching': '这个场景没有可跟踪的生产请求。',
+  'cp.append.notReached': '未被调用：请求没有到达 broker {broker}（{reason}）',
   'cp.append.notCalled': '未被调用：KafkaApis 直接应答 {partitions}',
   'cp.append.notYet': '尚未收到',
   'cp.append': 'acks={acks}，timeoutMs={timeout}；{appended}',

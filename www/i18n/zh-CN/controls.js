@@ -144,7 +144,7 @@ export default {
   'whatIf.verdict': '相同还是不同',
   'whatIf.follow': '在两次运行中跟踪 {id}',
   'whatIf.absent': '不在这次运行中',
-  'whatIf.answer': '{outcome} · offset {offsets}',
+  'whatIf.answer.atOnly': '{outcome}（{at} ms）',
   'whatIf.answer.at': '{outcome}（{at} ms）· offset {offsets}',
   'whatIf.answer.gaveUp': '{outcome}（{at} ms）',
   'whatIf.lost': '{answer} · {at} ms 时丢失（{lost}）',
@@ -164,4 +164,7 @@ export default {
   'kafkaCheck.disagree': '✗ {kafka} 给出了不同的应答：{differences}（{runs}）',
   'kafkaCheck.notDriven': '未与 {kafka} 对照检查：这个场景讲的是一场竞态，真实集群无法被精确控制到那一步（{runs}）',
   'kafkaCheck.title': '与 {kafka} 比较了 {fields} 个字段：错误码、offset、ISR、HW 和 LEO 须完全一致，应答时间须落在一个时间窗口内（{doc}）',
+  'kafkaCheck.reason.x07-immediate-fetch-answer-carries-the-earlier-hw': "它的要点取决于毫秒级的时序：1,000 和 1,001 ms 写入消息，1,002 ms 应答 follower 2 的 fetch，1,003 ms 暂停并选举。真实 follower 的 fetch 无法安排在某个指定的毫秒（它最多被挂起 replica.fetch.wait.max.ms，由 fetcher 线程调度），所以在 Kafka 上 broker 2 在暂停之前还没有拉取到这些消息（LEO 0），而且在一次运行中，相隔 1 ms 的两个生产请求互换了 offset。它所展示的模型规则（立即应答的 fetch 携带的是 fetch 之前的 HW）是 Kafka 的代码路径，此处没有对照检查。",
+  'kafkaCheck.reason.x08-actions-come-first-at-t0-even-with-zero-fetch-wait': "它的整个运行只有 6 ms：约定规定在 t = 0 内动作先于 fetch，且 replica.fetch.wait.max.ms 为 0。在真实集群上，follower 的 fetch 并不按场景的毫秒运行，生产请求之后 6 ms 时 HW 还没有移动（0，而模型在 6 ms 时是 10）：这是约定的时序规则，无法在真实集群上驱动。",
+  'kafkaCheck.reason.x11-same-ms-fencing-in-broker-id-order': "它的要点是一个平局：两个 broker 的最后一次心跳在同一毫秒（44,000）发出，于是按 broker id 的顺序在同一毫秒被隔离。在真实集群上，每个 broker 的心跳都有自己的相位（见 scenario-format.md），所以两个会话在不同时刻到期：运行结束时 leader 还没有被隔离（leader 0，ISR {0,1} 或 {0}，从已死的 leader 读不到 HW），而模型已把两者都隔离了。隔离的顺序本身，以及其 leader 崩溃之后才提交的 AlterPartition，此处都没有对照检查。",
 };

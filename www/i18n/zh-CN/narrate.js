@@ -23,6 +23,7 @@ export default {
   'how.expired': '定时器到期',
 
   'log.produce_received': '{request}（acks={acks}，timeoutMs={timeout}）到达 broker {broker}：{batches}',
+  'log.produce_refused': '{request}（acks={acks}，timeoutMs={timeout}）发往 broker {broker}，但它收不下这个请求：{batches}',
   'log.produce_received.batch': '{tp} 写入 {count} 条消息',
   'log.follower_paused': 'broker {broker} 的副本 fetcher 暂停（进程仍在，心跳照常）',
   'log.follower_resumed': 'broker {broker} 的副本 fetcher 恢复',
@@ -121,6 +122,7 @@ export default {
   'say.broker_crashed': 'broker {broker} 崩溃',
   'say.broker_restarted': 'broker {broker} 重启',
   'say.produce_received': '{request}（acks={acks}）到达 broker {broker}',
+  'say.produce_refused': '{request}（acks={acks}）发往 broker {broker}',
   'say.purged': 'broker {broker} 的炼狱从监视列表中清理（purge）了 {removed} 个已完成的条目',
   'say.broker_unfenced': 'broker {broker} 回到集群（解除隔离）',
   'say.registration_refused': '在 broker {broker} 上一个进程的会话到期之前，控制器拒绝它的注册：在此期间新进程不答复任何请求；它在 {at} ms 再试',
