@@ -249,8 +249,9 @@ impl Simulation {
         ff.next_try_ms = self.now_ms + ff.retry_ms;
     }
 
-    /// The cluster is now as it was at `check_ms`: compare with the probe. Either way the
-    /// reading becomes the next probe, so a long idle stretch is checked once a period.
+    /// The cluster is now as it was at `check_ms`: compare with the probe. Repeated or not, the
+    /// reading becomes the next probe (so a long idle stretch is checked once a period), unless
+    /// the fetch timers' levels in use changed: then probing starts again a few cycles on.
     fn check_probe(&mut self, probe: Probe, check_ms: u64) {
         // The levels the fetch timers used over the period count, so this comes first.
         let period_now = self.idle_period_ms();

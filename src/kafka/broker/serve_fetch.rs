@@ -47,15 +47,14 @@ fn read_partition(
         batches: Vec::new(),
         diverging: None,
     };
-    let p = match partitions.get(&part.tp) {
-        Some(p) if p.is_leader() => p,
-        _ => {
-            data.error = ErrorCode::NotLeaderOrFollower;
-            return data;
-        }
+    let Some(p) = partitions.get(&part.tp) else {
+        data.error = ErrorCode::NotLeaderOrFollower;
+        return data;
     };
-    data.high_watermark = p.high_watermark;
-    data.log_end_offset = p.log_end_offset();
+    // Kafka: `Partition.getLocalLog` checks the fetch's leader epoch first
+    // (`checkCurrentLeaderEpoch`), then that this replica leads: a deposed leader that has
+    // learnt of the new epoch answers a fetch at the old one FENCED_LEADER_EPOCH. An error
+    // carries no offsets (Kafka's -1, 0 here).
     if part.current_leader_epoch < p.leader_epoch {
         data.error = ErrorCode::FencedLeaderEpoch;
         return data;
@@ -64,10 +63,12 @@ fn read_partition(
         data.error = ErrorCode::UnknownLeaderEpoch;
         return data;
     }
-    if stale_incarnation {
+    if !p.is_leader() || stale_incarnation {
         data.error = ErrorCode::NotLeaderOrFollower;
         return data;
     }
+    data.high_watermark = p.high_watermark;
+    data.log_end_offset = p.log_end_offset();
     if let Some(epoch) = part.last_fetched_epoch {
         // Kafka: `validateFetchOffsetAndMaybeGetDivergingEpoch`.
         let end = p.log.end_offset_for_epoch(epoch);
