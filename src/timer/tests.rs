@@ -314,13 +314,27 @@ fn fired_from(start_ms: u64, shift_ms: u64) -> (Vec<(u64, u32)>, TimerView) {
         timer.advance_clock(now, |f| fired.push((f.expiration_ms - start_ms, f.task)));
         scheduled(timer.add(now, delay, task));
     }
+    shift_then_run(timer, fired, start_ms, now, shift_ms, 50_000, 37)
+}
+
+/// Moves `timer` (at `now_ms`) `shift_ms` later, if any, then advances it in steps of `step_ms`
+/// to `until_ms` after `start_ms + shift_ms`, adding to `fired` what fires, with its time
+/// relative to that start; returns it and the timer's view.
+fn shift_then_run(
+    mut timer: Timer<u32>,
+    mut fired: Vec<(u64, u32)>,
+    start_ms: u64,
+    now_ms: u64,
+    shift_ms: u64,
+    until_ms: u64,
+    step_ms: usize,
+) -> (Vec<(u64, u32)>, TimerView) {
     if shift_ms > 0 {
         timer.shift_by(shift_ms);
         timer.assert_invariants();
-        now += shift_ms;
     }
     let base = start_ms + shift_ms;
-    for step in (now - base..50_000).step_by(37) {
+    for step in (now_ms + shift_ms - base..until_ms).step_by(step_ms) {
         timer.advance_clock(base + step, |f| {
             fired.push((f.expiration_ms - base, f.task))
         });
@@ -359,22 +373,11 @@ fn after_a_long_timeout(start_ms: u64, shift_ms: u64) -> (Vec<(u64, u32)>, Timer
     let mut timer = Timer::new(start_ms);
     let mut fired = Vec::new();
     scheduled(timer.add(start_ms, 200_000, 1));
-    let mut now = start_ms + 200_013;
+    let now = start_ms + 200_013;
     timer.advance_clock(now, |f| fired.push((f.expiration_ms - start_ms, f.task)));
     scheduled(timer.add(now, 500, 2));
     assert_eq!(timer.view().levels.len(), 5, "levels 0 to 4 built");
-    if shift_ms > 0 {
-        timer.shift_by(shift_ms);
-        timer.assert_invariants();
-        now += shift_ms;
-    }
-    let base = start_ms + shift_ms;
-    for step in (now - base..205_000).step_by(7) {
-        timer.advance_clock(base + step, |f| {
-            fired.push((f.expiration_ms - base, f.task))
-        });
-    }
-    (fired, timer.view())
+    shift_then_run(timer, fired, start_ms, now, shift_ms, 205_000, 7)
 }
 
 #[test]
