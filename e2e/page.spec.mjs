@@ -205,5 +205,16 @@ export default async function pageSpec(ctx) {
   }));
   ctx.assert(new RegExp(`is sent to broker ${leader}; p\\d+ gets no answer: broker ${leader} is down: the connection is refused`).test(refused.narration), `the narration: ${refused.narration}`);
   ctx.assert(new RegExp(`sent to broker ${leader}, which does not take it`).test(refused.log), `the log: ${refused.log.slice(-300)}`);
+  // A seek ahead in a live session goes there (its run computed as playing would), up to the
+  // week a run may last, the timeline with it.
+  const seeks = await onPlayground(page, (el) => {
+    const from = el.nowMs;
+    el.seek(from + 12000);
+    const ahead = el.nowMs - from;
+    el.seek(8 * 86400000);
+    return [ahead, el.nowMs];
+  });
+  ctx.assert(seeks[0] === 12000 && seeks[1] === 604800000, `a live session's seeks: ${seeks}`);
+  await page.waitForTimeout(300);
   ctx.assertNoErrors(errors, 'page');
 }

@@ -212,12 +212,22 @@ export class PlaygroundApp {
     return produce ? produce.id : null;
   }
 
-  /** Computes a scenario's run at least to `ms` now (to open a link at its instant). */
+  /**
+   * Computes the run at least to `ms` now (to open a link at its instant, or to seek there): a
+   * scenario's ahead of the playhead; a live session's by going there from its frontier, no
+   * action of the person's coming meanwhile (as playing there would), over any breakpoint.
+   */
   computeUntil(ms) {
     for (let i = 0; i < 10000; i++) {
       const e = this.sim.extent();
-      if (e.frontier_ms >= ms || e.complete) return;
-      this.sim.extend(50000);
+      const to = Math.min(ms, e.horizon_ms);
+      if (e.frontier_ms >= to) return;
+      if (e.live) {
+        if (this.sim.nowMs < e.frontier_ms) this.sim.seek(e.frontier_ms);
+        const at = this.sim.nowMs;
+        if (this.sim.advance(to - at, false).now_ms === at) return;
+      } else if (e.complete) return;
+      else this.sim.extend(50000);
     }
   }
 

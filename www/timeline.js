@@ -220,8 +220,8 @@ export class Timeline {
   wholeSpan(ext) {
     if (!ext.live) return { from: 0, to: Math.max(1, ext.horizon_ms) };
     const reach = Math.max(ext.frontier_ms, ext.now_ms, 1);
-    // Grows in steps so the markers do not creep left every frame.
-    const to = 2 ** Math.ceil(Math.log2(reach * 1.25 + 1000));
+    // Grows in steps so the markers do not creep left every frame, up to the longest run.
+    const to = Math.min(2 ** Math.ceil(Math.log2(reach * 1.25 + 1000)), Math.max(1, ext.horizon_ms));
     return { from: 0, to };
   }
 
