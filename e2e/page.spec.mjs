@@ -115,6 +115,10 @@ export default async function pageSpec(ctx) {
   const newest = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.action === 'produce').at(-1).id);
   ctx.assert(after.selected === newest, `the burst's newest request is selected: ${after.selected} (newest ${newest})`);
   ctx.assert((await page.textContent('[data-testid="command-error"]')) === '', 'no message after a good burst');
+  // The log draws its newest lines and says that older ones are left out, and how to reach them.
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').shadowRoot.querySelector('[data-testid="log-older"]'));
+  const older = await page.textContent('[data-testid="log-older"]');
+  ctx.assert(/^Only the newest 150 lines are drawn/.test(older), `the log says what it does not draw: ${older}`);
 
   // Scrolled down, the bar stays on top and a menu it opens shows just below it, on screen.
   await page.mouse.wheel(0, 900);

@@ -71,7 +71,7 @@ export function setupErrorWords(worded, tr) {
 }
 
 /** Settings whose file name is Kafka's with `_` for `.`. */
-const KAFKA_NAMES = /\b(?:replica_lag_time_max_ms|replica_fetch_wait_max_ms|broker_session_timeout_ms|broker_heartbeat_interval_ms|min_insync_replicas|request_timeout_ms|leader_imbalance_check_interval_ms)\b/g;
+const KAFKA_NAMES = /\b(?:replica_lag_time_max_ms|replica_fetch_wait_max_ms|broker_session_timeout_ms|broker_heartbeat_interval_ms|min_insync_replicas|request_timeout_ms)\b/g;
 
 export function fillSetup(form, setup) {
   const t = setup.topics[0] ?? { partitions: 1, replication_factor: 1 };

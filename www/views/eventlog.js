@@ -9,18 +9,21 @@ import { patch } from './dom.js';
 /** Most lines drawn; older ones are counted. */
 const MAX_SHOWN = 150;
 
-/** The lines to show, newest last, folded: `[{line, times, until}]`. */
+/**
+ * The lines to show, newest last, folded: `{items: [{line, times, since}], older}`, `older` when
+ * lines the filter keeps are left out, older than the last `MAX_SHOWN` drawn.
+ */
 function visible(lines, filter) {
   const text = filter.text.trim().toLowerCase();
+  const keeps = (l) => (filter.only ? l.request === filter.only : filter.kinds.has(l.cat))
+    && (!text || l.text.toLowerCase().includes(text));
   const out = [];
   /** The quiet stretch being read (newest first): its lines by fold key. */
   let quiet = new Map();
-  for (let i = lines.length - 1; i >= 0 && out.length < MAX_SHOWN; i--) {
+  let i = lines.length - 1;
+  for (; i >= 0 && out.length < MAX_SHOWN; i--) {
     const l = lines[i];
-    if (filter.only) {
-      if (l.request !== filter.only) continue;
-    } else if (!filter.kinds.has(l.cat)) continue;
-    if (text && !l.text.toLowerCase().includes(text)) continue;
+    if (!keeps(l)) continue;
     if (!l.fold) quiet = new Map();
     const same = l.fold && quiet.get(l.fold);
     if (same) {
@@ -32,7 +35,9 @@ function visible(lines, filter) {
     if (l.fold) quiet.set(l.fold, item);
     out.push(item);
   }
-  return out.reverse();
+  let older = false;
+  for (; i >= 0 && !older; i--) older = keeps(lines[i]);
+  return { items: out.reverse(), older };
 }
 
 /** The markup of lines shown alone (most are), by line: the log is redrawn each frame it is shown. */
@@ -58,7 +63,7 @@ function rowMarkup({ line: l, times, since }, tr) {
 }
 
 export function renderEventLog(el, history, filter, tr) {
-  const shown = visible(history.lines, filter);
+  const { items: shown, older } = visible(history.lines, filter);
   const list = el.querySelector('.log-lines');
   const only = el.querySelector('.log-only');
   if (only) {
@@ -71,7 +76,9 @@ export function renderEventLog(el, history, filter, tr) {
     list._pinned = true;
     list.addEventListener('scroll', () => { list._pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
   }
-  const dropped = history.dropped ? html`<li class="muted">${tr.t('log.dropped', { count: history.dropped })}</li>` : null;
+  // What is not drawn is said at the top: lines older than those drawn, lines no longer kept.
+  const dropped = older ? html`<li class="muted" data-testid="log-older">${tr.t('log.older', { count: MAX_SHOWN })}</li>`
+    : history.dropped ? html`<li class="muted">${tr.t('log.dropped', { count: history.dropped })}</li>` : null;
   const changed = patch(list, dropped || shown.length ? html`${dropped}${shown.map((item) => row(item, tr))}` : html`<li class="muted">${tr.t('log.noMatch')}</li>`);
   if (changed && list._pinned) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 }

@@ -42,6 +42,7 @@ export default {
   'log.times': 'since {since} ms ×{times}',
   'log.times.title': 'the same event {times} times from {since} to {until} ms, only idle events between',
   'log.only': 'only {request} ×',
+  'log.older': 'Only the newest {count} lines are drawn: the find box, the kinds or a request’s link narrow the log to older ones.',
   'log.dropped': '{count} older events not kept (idle ones first)',
   'log.noMatch': 'No events match.',
 };

@@ -41,6 +41,7 @@ export default {
   'log.times': '自 {since} ms 起 ×{times}',
   'log.times.title': '同一个事件从 {since} 到 {until} ms 出现了 {times} 次，中间只有空闲事件',
   'log.only': '只看 {request} ×',
+  'log.older': '只画出最新的 {count} 行：用查找框、类别或某个请求的链接缩小范围，即可看到更早的行。',
   'log.dropped': '{count} 条较早的事件没有保留（空闲的先移除）',
   'log.noMatch': '没有匹配的事件。',
 };
