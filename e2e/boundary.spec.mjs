@@ -38,15 +38,17 @@ export default async function boundarySpec(ctx) {
     out.apiSeekText = thrown(() => el.seek('10'));
     out.apiCommand = thrown(() => el.command('pause'));
     out.apiCommandBad = thrown(() => el.command({ action: 'pause_follower', broker: 'two' }));
+    out.apiCommandNaN = thrown(() => el.command({ action: 'produce', acks: 1, records: [{ topic: 't', partition: 0, count: NaN }] }));
     return out;
   });
   ctx.log(JSON.stringify(r, null, 0).slice(0, 600));
-  for (const k of ['badSetup', 'notObject', 'badJson', 'badAcks', 'badBroker', 'unknownAction', 'badAdvance', 'fraction', 'badSeek', 'dupId', 'apiSeek', 'apiSeekText', 'apiCommand', 'apiCommandBad']) {
+  for (const k of ['badSetup', 'notObject', 'badJson', 'badAcks', 'badBroker', 'unknownAction', 'badAdvance', 'fraction', 'badSeek', 'dupId', 'apiSeek', 'apiSeekText', 'apiCommand', 'apiCommandBad', 'apiCommandNaN']) {
     ctx.assert(r[k] && r[k].startsWith('true:'), `${k} throws an Error: ${r[k]}`);
   }
   ctx.assert(/acks/.test(r.badAcks), `acks error names the field: ${r.badAcks}`);
   ctx.assert(/broker/.test(r.badBroker), `broker error names the field: ${r.badBroker}`);
   ctx.assert(/whole number/.test(r.apiSeek), `seek says what it takes: ${r.apiSeek}`);
+  ctx.assert(/action\.records\[0\]\.count must be a finite number, got NaN/.test(r.apiCommandNaN), `a NaN is named, not sent as null: ${r.apiCommandNaN}`);
   ctx.assert(r.id === 'p1', `first generated id is p1, got ${r.id}`);
   ctx.assert(r.result.includes('"error": "NONE"'), 'the request was answered NONE');
   ctx.assert(r.result.replace(/"name": "[^"]*"/, '') === r.replayResult.replace(/"name": "[^"]*"/, ''), 'export + replay gives the same result');

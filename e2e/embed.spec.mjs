@@ -128,6 +128,16 @@ export default async function embedSpec(ctx) {
   }));
   const cleared = await fixedSource;
   ctx.assert(cleared.wrong === 1 && cleared.fixed === 0, `a fixed scenario attribute clears its message: ${JSON.stringify(cleared)}`);
+  // A scenario and views set in one task (as a framework sets two properties at once): the new
+  // views show the new scenario, not the session it replaced.
+  const both = page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('purgatory-playground');
+    el.addEventListener('ready', (e) => setTimeout(() => resolve({ ready: e.detail, cluster: !!el.shadowRoot.querySelector('[data-testid="panel-cluster"]'), wheel: !!el.shadowRoot.querySelector('[data-testid="panel-wheel"]') }), 300), { once: true });
+    el.setAttribute('scenario', 's07-acks-variants');
+    el.setAttribute('views', 'cluster,responses');
+  }));
+  const together = await both;
+  ctx.assert(together.ready.scenario === 's07-acks-variants' && together.cluster && !together.wheel, `a scenario and views set together: ${JSON.stringify(together)}`);
 
   // Bad attributes: an inline message naming each, a console warning, and the element still works.
   await addElements(page, 'main', 'beforeend', [['purgatory-playground', { id: 'bad', views: 'cluster,bogus', speed: 'fast', theme: 'neon', controls: 'some', height: 'tall', page: 'http://[' }]]);

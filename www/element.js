@@ -45,6 +45,8 @@ export class PurgatoryPlayground extends HTMLElement {
     this.connected = false;
     this.visible = true;
     this.generation = 0;
+    /** A source set by attribute is opening (see `openAttributeSource`). */
+    this.sourcePending = false;
   }
 
   connectedCallback() {
@@ -121,7 +123,7 @@ export class PurgatoryPlayground extends HTMLElement {
     if (!this.app) return;
     // A source set on the element (by script) is what plays from then on, in the full page too,
     // where the address's link decided only the first open; the address follows it.
-    if (SOURCE_ATTRS.includes(name)) this.openSource(++this.generation, null, { link: false }).then(() => this.app && this.syncUrl()).catch((e) => this.fail(e));
+    if (SOURCE_ATTRS.includes(name)) this.openAttributeSource();
     else if (name === 'lang' && languageFor(value ?? this.language()) === this.opts?.tr.lang) return;
     else if (LAYOUT_ATTRS.includes(name)) this.remount();
     else if (name === 'compare') {
@@ -135,10 +137,27 @@ export class PurgatoryPlayground extends HTMLElement {
   }
 
   /**
-   * Builds the markup and opens the session the attributes name, or `saved` (`{text, at,
-   * selected}`: the session a remount keeps, reopened at its instant).
+   * Opens the source the attributes now name. Until it is open, a remount (views set in the same
+   * task, as a framework sets several properties at once) opens it rather than keep the session
+   * it replaces.
    */
-  async mount(saved = null) {
+  openAttributeSource() {
+    const gen = ++this.generation;
+    this.sourcePending = true;
+    this.openSource(gen, null, { link: false })
+      .then(() => {
+        if (gen === this.generation) this.sourcePending = false;
+        if (this.app) this.syncUrl();
+      })
+      .catch((e) => this.fail(e));
+  }
+
+  /**
+   * Builds the markup and opens the session the attributes name (the address's link too when
+   * `link`, as at first), or `saved` (`{text, at, selected}`: the session a remount keeps,
+   * reopened at its instant).
+   */
+  async mount(saved = null, { link = true } = {}) {
     const gen = ++this.generation;
     const { opts, problems } = parseOptions(this);
     // The language's catalogue before any markup: English at once, so that the markup is there
@@ -170,7 +189,7 @@ export class PurgatoryPlayground extends HTMLElement {
       at: saved.at, selected: saved.selected, play: saved.playing, compare: saved.compare,
       story: saved.story, storyStep: saved.storyStep,
     };
-    await this.openSource(gen, restore);
+    await this.openSource(gen, restore, { link });
     if (gen === this.generation) this.carried = null; // the views have it (or it could not open)
     if (saved && this.app?.sim && gen === this.generation) {
       if (saved.speed != null) {
@@ -191,6 +210,16 @@ export class PurgatoryPlayground extends HTMLElement {
    */
   remount() {
     const app = this.app;
+    // A source the attributes named just before, not open yet: the new views open it instead.
+    if (this.sourcePending) {
+      this.sourcePending = false;
+      this.carried = null;
+      this.app?.destroy();
+      this.app = null;
+      this.removeAttribute('ready');
+      this.mount(null, { link: false }).catch((e) => this.fail(e));
+      return;
+    }
     // A remount while one is under way (a second language chosen before the first one's messages
     // arrived, or before its session opened) keeps the same session: the one that one carries.
     const saved = app?.sim ? {
@@ -529,6 +558,9 @@ export class PurgatoryPlayground extends HTMLElement {
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */
   command(action) {
     if (!action || typeof action !== 'object' || Array.isArray(action)) throw new TypeError('command(action): action must be an object such as {action: "pause_follower", broker: 2}');
+    // JSON has no NaN or Infinity: the model would be told null.
+    const odd = nonFinite(action, 'action');
+    if (odd) throw new TypeError(`command(action): ${odd.path} must be a finite number, got ${odd.value}`);
     this.requireOpen('command');
     return this.app.command(action);
   }
@@ -542,6 +574,17 @@ export class PurgatoryPlayground extends HTMLElement {
   requireOpen(what) {
     if (!this.app?.sim) throw new Error(`${what}: the playground is not ready yet (wait for its "ready" event)`);
   }
+}
+
+/** The first number in `value` that JSON cannot write (NaN, ±Infinity), with its path. */
+function nonFinite(value, path, depth = 0) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { path, value };
+  if (!value || typeof value !== 'object' || depth > 8) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nonFinite(inner, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** A wrong argument as its error shows it: any value, a BigInt or a symbol included. */

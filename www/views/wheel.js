@@ -45,13 +45,23 @@ function level(l, i, selectedOps, selected, tr) {
 export class WheelChanges {
   constructor() { this.reset(); }
 
-  reset() { this.list = []; }
+  reset() {
+    this.list = [];
+    /** The request of each produce operation (`broker:op`), which `timer_added` does not name. */
+    this.requestOf = new Map();
+  }
 
   add(events) {
     for (const e of events) {
       if (String(e.purgatory ?? 'produce').toLowerCase() !== 'produce') continue;
+      const op = e.op ? `${e.op.slot}.${e.op.generation}` : null;
       let what = null;
       switch (e.event) {
+        case 'delayed_produce_created':
+          // Bounded: an id is generational, so an old one is only forgotten, never misnamed.
+          if (this.requestOf.size >= 10000) this.requestOf.clear();
+          this.requestOf.set(`${e.broker}:${op}`, e.request);
+          break;
         case 'timer_added': what = 'added'; break;
         // An expiry completes its operation too (onComplete, then onExpiration): its entry left
         // the wheel because its bucket came due, which the expiry's own line says.
@@ -62,8 +72,8 @@ export class WheelChanges {
         default: break;
       }
       if (what) {
-        const op = e.op ? `${e.op.slot}.${e.op.generation}` : null;
-        this.list.push({ what, at: e.at_ms, broker: e.broker, request: e.request ?? null, op, due: e.expires_at_ms });
+        const request = e.request ?? this.requestOf.get(`${e.broker}:${op}`) ?? null;
+        this.list.push({ what, at: e.at_ms, broker: e.broker, request, op, due: e.expires_at_ms });
       }
     }
     if (this.list.length > 50) this.list.splice(0, this.list.length - 50);

@@ -16,6 +16,12 @@ use crate::kafka::TopicPartition;
 impl Broker {
     /// Kafka: `ReplicaManager.appendRecords` and what `KafkaApis` does around it.
     pub fn handle_produce(&mut self, call: &ProduceCall, cause: Option<EventId>, ctx: &mut Ctx) {
+        if call.partitions.is_empty() {
+            // Kafka: `KafkaApis.handleProduceRequest` filtered every partition out as unknown,
+            // and answers without calling `appendRecords` (so without checking acks either).
+            self.send_produce_response(call.request, cause, ctx);
+            return;
+        }
         if !matches!(call.acks, -1..=1) {
             // Kafka: `isValidRequiredAcks` fails: every partition INVALID_REQUIRED_ACKS, nothing
             // appended.

@@ -32,5 +32,5 @@ export default {
   'setup.heartbeat_ms.default': 'default 0',
   'setup.heartbeat_ms.note': 'where t = 0 falls on the heartbeats, 0 to broker.heartbeat.interval.ms − 1',
   'setup.error.whole': '{field}: enter a whole number (found "{value}").',
-  'setup.error.huge': '{field}: {value} is larger than any setting takes.',
+  'setup.error.huge': '{field}: {value} is past 9007199254740991, the largest whole number the page passes on exactly.',
 };

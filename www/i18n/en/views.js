@@ -95,7 +95,7 @@ export default {
   'wheel.bucket.cancelled': 'bucket {bucket}: empty (its entries left: cancelled on completion), still queued for {at} ms',
   'wheel.bucket': { one: 'bucket {bucket}: expires {at} ms, {count} entry', other: 'bucket {bucket}: expires {at} ms, {count} entries' },
   'wheel.bucket.ops': { one: 'bucket {bucket}: expires {at} ms, {count} entry ({ops})', other: 'bucket {bucket}: expires {at} ms, {count} entries ({ops})' },
-  'wheel.changes': 'Just now',
+  'wheel.changes': 'Latest changes',
   'wheel.change': '{at} ms · broker {broker}: {line}',
   'wheel.change.op': 'op {op}',
   'wheel.change.entry': 'an entry',

@@ -31,5 +31,5 @@ export default {
   'setup.heartbeat_ms.default': '默认 0',
   'setup.heartbeat_ms.note': 't = 0 落在心跳的哪个位置，取值 0 到 broker.heartbeat.interval.ms − 1',
   'setup.error.whole': '{field}：请输入一个整数（现在是“{value}”）。',
-  'setup.error.huge': '{field}：{value} 超出了任何设置的取值。',
+  'setup.error.huge': '{field}：{value} 超过了 9007199254740991，即页面能精确传递的最大整数。',
 };

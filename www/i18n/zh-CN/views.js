@@ -95,7 +95,7 @@ export default {
   'wheel.bucket.cancelled': '桶 {bucket}：空（其中的条目已在请求完成时取消），仍在排队，{at} ms 到期',
   'wheel.bucket': { other: '桶 {bucket}：{at} ms 到期，{count} 个条目' },
   'wheel.bucket.ops': { other: '桶 {bucket}：{at} ms 到期，{count} 个条目（{ops}）' },
-  'wheel.changes': '刚刚发生',
+  'wheel.changes': '最近的变化',
   'wheel.change': '{at} ms · broker {broker}：{line}',
   'wheel.change.op': '操作 {op}',
   'wheel.change.entry': '一个条目',
