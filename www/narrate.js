@@ -145,9 +145,14 @@ export function explainCompletion(completion, history, tr) {
     else if (e.event === 'fetch_received' && !fetch) fetch = e;
     else if (['isr_change_committed', 'became_follower', 'became_leader', 'isr_updated'].includes(e.event) && !other) other = e;
   }
+  // The fetch's offset for the partition whose HW moved (a fetch names every partition it follows).
+  const parts = fetch?.partitions ?? [];
+  const mine = hw && parts.find((p) => p.tp === hw.tp);
+  const offset = mine ? raw(mine.fetch_offset)
+    : parts.length === 1 ? raw(parts[0].fetch_offset) : parts.map((p) => `${p.tp} @${p.fetch_offset}`).join(tr.t('list.sep'));
   const vars = {
     tp: hw?.tp, to: raw(hw?.to),
-    follower: raw(fetch?.follower), offset: fetch?.partitions.map((p) => p.fetch_offset).join('/'),
+    follower: raw(fetch?.follower), offset,
     event: other && narrate(other, tr),
   };
   if (hw && fetch) return tr.t('why.hw.fetch', vars);
