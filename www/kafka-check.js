@@ -5,7 +5,6 @@
 import { html, render } from './html.js';
 import { checkReport } from 'bundle-files';
 import { differenceWords } from './kafka-check-words.js';
-import { ENGLISH } from './i18n.js';
 
 // The record is imported when first asked for: a chunk beside the module in dist/ (inlined in the
 // self-contained page), so the element's module does not carry it.
@@ -84,10 +83,9 @@ export async function renderKafkaMark(el, name, { link, tr, comparing = null }) 
 
 /**
  * Why a scenario was not checked against Kafka, in the reader's language: the record's English
- * (docs/kafka-check.json) is also the message `kafkaCheck.reason.NAME` (tests/i18n.test.mjs holds
- * the two together), which each language words; a reason recorded since has only its English.
+ * (docs/kafka-check.json), or another language's `kafkaCheck.reason.NAME` (tests/i18n.test.mjs
+ * checks that each language words every reason the record has).
  */
 function reasonIn(tr, name, english) {
-  const key = `kafkaCheck.reason.${name}`;
-  return key in ENGLISH.messages ? tr.t(key) : english;
+  return (tr.lang !== 'en' && tr.messages[`kafkaCheck.reason.${name}`]) || english;
 }
