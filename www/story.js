@@ -48,7 +48,7 @@ export class Story {
    */
   start(atMs = null, step = null, { scroll = true } = {}) {
     if (!this.available() || !this.box) return;
-    this.app.comparison?.restoreOwn();
+    this.app.comparison?.restoreOwn().catch((e) => console.error('purgatory-playground: the story\'s what-if could not be compared again', e));
     this.active = true;
     this.index = -1;
     this.afterShown = null;
