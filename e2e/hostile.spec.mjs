@@ -87,7 +87,9 @@ function assertShown(ctx, text, hostile, where) {
 
 /** Plays the open session to its end and walks the views that show the strings. */
 async function walk(ctx, page) {
-  await onPlayground(page, (el) => { el.app.playback.seek(100); el.app.refresh(); });
+  // The element's seek computes the run there first (the page computes it ahead between frames,
+  // which a loaded machine may not have done yet).
+  await onPlayground(page, (el) => { el.seek(100); el.app.refresh(); });
   await page.waitForFunction(() => document.querySelector('purgatory-playground').nowMs >= 100);
   for (const id of ['p2', 'p3']) {
     await onPlayground(page, (el, r) => { el.app.select(r); el.app.refresh(); }, id);
