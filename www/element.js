@@ -25,6 +25,7 @@ import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 import { errorWords } from './error-words.js';
 import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
+import { checkCommandArgument, checkSeekArgument } from './api-args.js';
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
@@ -547,7 +548,7 @@ export class PurgatoryPlayground extends HTMLElement {
 
   /** Moves the playhead to `ms` (a whole number ≥ 0). Throws on anything else. */
   seek(ms) {
-    if (!Number.isInteger(ms) || ms < 0) throw new TypeError(`seek(ms): ms must be a whole number ≥ 0, got ${shown(ms)}`);
+    checkSeekArgument(ms);
     this.requireOpen('seek');
     // Past the end it stops at the end; a live run's end is the longest run the model makes.
     const at = Math.min(ms, MAX_INSTANT_MS);
@@ -557,10 +558,7 @@ export class PurgatoryPlayground extends HTMLElement {
 
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */
   command(action) {
-    if (!action || typeof action !== 'object' || Array.isArray(action)) throw new TypeError('command(action): action must be an object such as {action: "pause_follower", broker: 2}');
-    // JSON has no NaN or Infinity: the model would be told null.
-    const odd = nonFinite(action, 'action');
-    if (odd) throw new TypeError(`command(action): ${odd.path} must be a finite number, got ${odd.value}`);
+    checkCommandArgument(action);
     this.requireOpen('command');
     return this.app.command(action);
   }
@@ -573,29 +571,6 @@ export class PurgatoryPlayground extends HTMLElement {
 
   requireOpen(what) {
     if (!this.app?.sim) throw new Error(`${what}: the playground is not ready yet (wait for its "ready" event)`);
-  }
-}
-
-/** The first number in `value` that JSON cannot write (NaN, ±Infinity), with its path. */
-function nonFinite(value, path, depth = 0) {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { path, value };
-  if (!value || typeof value !== 'object' || depth > 8) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = nonFinite(inner, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
-
-/** A wrong argument as its error shows it: any value, a BigInt or a symbol included. */
-function shown(value) {
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value == null || ['number', 'symbol', 'boolean'].includes(typeof value)) return String(value);
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value); // an object with a cycle
   }
 }
 
