@@ -295,7 +295,7 @@ pub enum Event {
         bound: HwBound,
     },
     /// No operation id: a DelayedFetch's slot in the fetch purgatory is bookkeeping that an
-    /// idle stretch's jump does not reproduce (see `src/sim/fast_forward.rs`), and no later
+    /// idle stretch's jump does not reproduce (see `src/sim/fast_forward/`), and no later
     /// event names it.
     FetchParked {
         leader: BrokerId,
