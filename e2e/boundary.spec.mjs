@@ -39,6 +39,9 @@ export default async function boundarySpec(ctx) {
     out.apiCommand = thrown(() => el.command('pause'));
     out.apiCommandBad = thrown(() => el.command({ action: 'pause_follower', broker: 'two' }));
     out.apiCommandNaN = thrown(() => el.command({ action: 'produce', acks: 1, records: [{ topic: 't', partition: 0, count: NaN }] }));
+    // An action the model ignores is in the run and says why.
+    out.ignored = el.command({ action: 'restart_broker', broker: 1 }).ignored;
+    out.applied = el.command({ action: 'pause_follower', broker: 1 }).ignored;
     return out;
   });
   ctx.log(JSON.stringify(r, null, 0).slice(0, 600));
@@ -49,6 +52,8 @@ export default async function boundarySpec(ctx) {
   ctx.assert(/broker/.test(r.badBroker), `broker error names the field: ${r.badBroker}`);
   ctx.assert(/whole number/.test(r.apiSeek), `seek says what it takes: ${r.apiSeek}`);
   ctx.assert(/action\.records\[0\]\.count must be a finite number, got NaN/.test(r.apiCommandNaN), `a NaN is named, not sent as null: ${r.apiCommandNaN}`);
+  ctx.assert(r.ignored === 'broker 1 is already running' && r.applied === null, `an ignored command says why: ${r.ignored} / ${r.applied}`);
+  await waitText(page, '.notices', /restart_broker ignored: broker 1 is already running/);
   ctx.assert(r.id === 'p1', `first generated id is p1, got ${r.id}`);
   ctx.assert(r.result.includes('"error": "NONE"'), 'the request was answered NONE');
   ctx.assert(r.result.replace(/"name": "[^"]*"/, '') === r.replayResult.replace(/"name": "[^"]*"/, ''), 'export + replay gives the same result');

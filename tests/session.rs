@@ -755,6 +755,37 @@ fn a_command_listing_a_partition_twice_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn a_command_the_model_ignores_says_why_and_one_it_applies_does_not() {
+    // The scenario's own restart of running broker 2 is ignored at 2,001 ms, the instant the
+    // commands below apply at: only a command's own fate is its answer.
+    let setup = json!({"name": "ignored",
+        "topics": [{"name": "t", "partitions": 1, "replication_factor": 3}],
+        "actions": [{"at_ms": 1000, "action": "crash_broker", "broker": 1},
+                    {"at_ms": 2001, "action": "restart_broker", "broker": 2}],
+        "run_until_ms": 10000});
+    let scenario = Scenario::from_value(&setup).unwrap();
+    let mut session = Session::new(&scenario, false).unwrap();
+    session.advance(2_000, ALL, false);
+    let restart = session
+        .command(&json!({"action": "restart_broker", "broker": 1}))
+        .unwrap();
+    assert_eq!((restart.at_ms, restart.ignored), (2_001, None));
+    let again = session
+        .command(&json!({"action": "restart_broker", "broker": 1}))
+        .unwrap();
+    assert_eq!(again.at_ms, 2_002);
+    assert_eq!(
+        again.ignored.as_deref(),
+        Some("broker 1 is already running")
+    );
+    let produce = session
+        .command(&json!({"action": "produce", "acks": 1,
+            "records": [{"topic": "t", "partition": 0, "count": 1}]}))
+        .unwrap();
+    assert_eq!(produce.ignored, None, "a produce is answered, not ignored");
+}
+
+#[test]
 fn retelling_gives_the_run_up_to_the_playhead_again_and_keeps_the_undo() {
     let mut session =
         Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();

@@ -22,6 +22,7 @@ import { renderResponses } from './views/responses.js';
 import { renderMetrics } from './views/metrics.js';
 import { render } from './html.js';
 import { linkParam } from './share.js';
+import { reasonText } from './says.js';
 import { remember } from './settings.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
@@ -338,6 +339,8 @@ export class PlaygroundApp {
     if (!done) return null;
     if (done.forked) this.sayForked(done.at_ms - 1);
     if (done.continued_live) this.notice('ok', this.tr.t('app.continuedLive'));
+    // In the run, as in a file, and changing nothing: said where the person looks, not only in the log.
+    if (done.ignored) this.notice('bad', this.tr.t('log.action_ignored', { action: cmd.action, reason: reasonText(done.ignored, this.tr) }));
     // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
     // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
     if (done.forked) this.complete = false;

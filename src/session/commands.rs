@@ -21,6 +21,9 @@ pub struct Commanded {
     pub forked: bool,
     /// The scenario had ended: the session goes on as a live one.
     pub continued_live: bool,
+    /// Why the model ignored the command, when it did (`"broker 1 is already running"`): the
+    /// command is in the run, and changed nothing, as the same action in a file would.
+    pub ignored: Option<String>,
 }
 
 /// What acting now would drop, for the page to say before it does.
@@ -86,6 +89,8 @@ impl Session {
             }
         }
         done.at_ms = at_ms;
+        // The command is the last action of its instant (it went in after the others there).
+        done.ignored = self.frontier.last_action_ignored().map(str::to_owned);
         Ok(done)
     }
 

@@ -14,6 +14,7 @@ use crate::kafka::BrokerId;
 
 impl Simulation {
     pub(super) fn apply_action(&mut self, action: TimedAction) {
+        self.actions_applied += 1;
         match &action.action {
             Action::Produce(spec) => self.produce(spec),
             &Action::PauseFollower { broker } => self.set_paused(broker, true),
@@ -31,7 +32,10 @@ impl Simulation {
         }
     }
 
+    /// The action being applied changes nothing: the trace says why, and so does
+    /// [`Simulation::last_action_ignored`].
     fn ignore(&mut self, action: &'static str, reason: String) {
+        self.last_ignored = Some((self.actions_applied - 1, reason.clone()));
         self.trace.emit(self.now_ms, None, || Event::ActionIgnored {
             action,
             reason,

@@ -98,6 +98,10 @@ pub struct Simulation {
     /// Whether to keep `action_log` (the page does, to export and replay a session; the runner
     /// plays a file that already is the log).
     record_actions: bool,
+    /// How many actions have been applied, and the number and reason of the last one the model
+    /// ignored (restarting a running broker): what a person's command hears back.
+    actions_applied: u64,
+    last_ignored: Option<(u64, String)>,
     trace: Trace,
     outbox: Vec<(Outgoing, Option<EventId>)>,
     fetch_buffers: FetchBuffers,
@@ -173,6 +177,14 @@ impl Simulation {
 
     /// Queues an action for `at_ms` (not before now). Actions at one millisecond apply in the
     /// order they were queued.
+    /// Why the model ignored the last action it applied, if it did (a command's answer).
+    pub fn last_action_ignored(&self) -> Option<&str> {
+        match &self.last_ignored {
+            Some((ordinal, reason)) if ordinal + 1 == self.actions_applied => Some(reason),
+            _ => None,
+        }
+    }
+
     pub fn schedule_action(&mut self, action: TimedAction) {
         let at = action.at_ms.max(self.now_ms);
         let action = TimedAction {

@@ -108,6 +108,8 @@ impl Simulation {
             produce_partitions: Vec::new(),
             client_deadlines_due: Vec::new(),
             leader_balance_check_pending: false,
+            actions_applied: 0,
+            last_ignored: None,
             work_done: 0,
             started: false,
             fast_forward: Default::default(),

@@ -124,7 +124,8 @@ impl Playground {
 
     /// Applies a command (a scenario action without `at_ms`) at the instant after the playhead.
     /// A produce without `id` gets the next free `pN`. At a past instant this forks the run (see
-    /// `forkPreview`). Returns `{id, at_ms, forked, continued_live}`.
+    /// `forkPreview`). Returns `{id, at_ms, forked, continued_live, ignored}`
+    /// (`ignored`: why the model ignored it, when it did).
     pub fn command(&mut self, command: JsValue) -> Result<JsValue, JsError> {
         let value = to_json_value(command, "command", MAX_ARGUMENT_BYTES)?;
         let done = self.session.command(&value).map_err(err)?;
