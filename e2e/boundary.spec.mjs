@@ -42,6 +42,10 @@ export default async function boundarySpec(ctx) {
     // An action the model ignores is in the run and says why.
     out.ignored = el.command({ action: 'restart_broker', broker: 1 }).ignored;
     out.applied = el.command({ action: 'pause_follower', broker: 1 }).ignored;
+    // A refusal that quotes a word of a trap's is a refusal: thrown, the session kept.
+    const unreachable = { action: 'produce', id: 'unreachable', acks: 1, records: [{ topic: 't', partition: 0, count: 1 }] };
+    el.command(unreachable);
+    out.trapWord = thrown(() => el.command(unreachable));
     return out;
   });
   ctx.log(JSON.stringify(r, null, 0).slice(0, 600));
@@ -54,6 +58,8 @@ export default async function boundarySpec(ctx) {
   ctx.assert(/action\.records\[0\]\.count must be a finite number, got NaN/.test(r.apiCommandNaN), `a NaN is named, not sent as null: ${r.apiCommandNaN}`);
   ctx.assert(r.ignored === 'broker 1 is already running' && r.applied === null, `an ignored command says why: ${r.ignored} / ${r.applied}`);
   await waitText(page, '.notices', /restart_broker ignored: broker 1 is already running/);
+  ctx.assert(r.trapWord === 'true:command.id: "unreachable" is already used', `a refusal quoting "unreachable" is thrown: ${r.trapWord}`);
+  ctx.assert(!(await page.locator('purgatory-playground >> .notices').innerText()).includes('Recovered'), 'and no recovery ran');
   ctx.assert(r.id === 'p1', `first generated id is p1, got ${r.id}`);
   ctx.assert(r.result.includes('"error": "NONE"'), 'the request was answered NONE');
   ctx.assert(r.result.replace(/"name": "[^"]*"/, '') === r.replayResult.replace(/"name": "[^"]*"/, ''), 'export + replay gives the same result');

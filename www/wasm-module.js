@@ -69,9 +69,14 @@ export async function freshModel(old) {
   return model;
 }
 
-/** Whether an exception from a handle means the instance trapped (not a refused argument). */
+/**
+ * Whether an exception from a handle means the instance trapped (not a refused argument): a
+ * WebAssembly trap, or wasm-bindgen's own words for a handle left unusable, which begin its
+ * message. A refusal begins with the path it names and may quote the person's text (an id
+ * "unreachable"), so only the start of a message counts.
+ */
 export function isTrap(err) {
   if (err instanceof WebAssembly.RuntimeError) return true;
   const text = String(err && err.message ? err.message : err);
-  return /unreachable|recursive use of an object|null pointer passed to rust|memory access out of bounds/i.test(text);
+  return /^(recursive use of an object|null pointer passed to rust)/i.test(text);
 }
