@@ -434,7 +434,7 @@ test('after a trap: the trapped handle throws Errors, free() too; the instance a
     assert.ok(!got.ok, `trapped ${label}: answered ${describe(got.value)}`);
     assert.ok(got.error instanceof Error, `trapped ${label}: threw a non-Error ${describe(got.error)}`);
     assert.ok(!(got.error instanceof WebAssembly.RuntimeError), `trapped ${label}: trapped again: ${got.error.message}`);
-    assert.match(got.error.message, label === 'free' ? /while it was borrowed/ : /recursive use of an object/, `trapped ${label}`);
+    assert.match(got.error.message, label === 'free' ? /while it was borrowed/ : /^recursive use of an object/, `trapped ${label}`);
   }
 
   // The instance itself goes on: the other handle, and a new one (the page still retires the
