@@ -64,6 +64,13 @@ export default async function scenarioSpec(ctx) {
   const big = await onPlayground(page, (el) => ({ name: el.app.source.curated, actions: el.app.sim.actions().length }));
   ctx.assert(big.name === 's15-purge-after-1001-expired' && big.actions === 1003, `the on-demand S15 scenario opened: ${JSON.stringify(big)}`);
 
+  // Two picks in a row, the first a scenario whose chunk is still to load: the second opens, as
+  // the picker says, and stays (the first's chunk arriving later no longer wins).
+  await onPlayground(page, (el) => { el.app.controls.pick('s15-no-purge-at-1000-expired'); el.app.controls.pick('s01-happy-path'); });
+  await page.waitForTimeout(1500);
+  const raced = await onPlayground(page, (el) => el.app.source.curated);
+  ctx.assert(raced === 's01-happy-path', `the later of two picks is the one open: ${raced}`);
+
   // A session opened anew does not keep the last one's narration (at 31,000 ms s02 says p1 timed
   // out; a live session at 0 ms has said nothing yet).
   await page.goto(`${ctx.baseURL}?scenario=s02-stalled-follower-times-out`, { waitUntil: 'load' });

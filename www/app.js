@@ -76,9 +76,14 @@ export class PlaygroundApp {
         if (this.destroyed) return; // remounted or removed while the chunk loaded
         this.phases = new PhasesView(this, this.$('.panel.phases'));
         if (this.sim) this.phases.restart();
+      }, (e) => {
+        // An embed copied without the chunk beside its module: said in the panel it leaves empty.
+        const panel = this.$('.panel.phases');
+        if (panel) panel.textContent = this.tr.t('phases.notLoaded', { error: String(e?.message ?? e) });
       });
     }
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+    this.opening = Promise.resolve(); // the last open asked for (see `open`)
     this.sim = null;
     this.model = null;
     this.source = null;
@@ -93,10 +98,18 @@ export class PlaygroundApp {
    * session) with `{at, selected}` to put the playhead somewhere. Returns an error message or null;
    * on an error the session that was open stays open.
    */
-  async open(source, { at = null, selected = null, play = null, compare = null } = {}) {
-    if (!this.model) this.model = await sharedModel();
+  open(source, options) {
+    // One at a time, in the order asked: an open waits for the one before, whose chunks may load
+    // after its own would, so two picks in a row end on the second.
+    const opened = this.opening.then(() => this.openNow(source, options));
+    this.opening = opened.catch(() => null);
+    return opened;
+  }
+
+  async openNow(source, { at = null, selected = null, play = null, compare = null } = {}) {
     let sim;
     try {
+      if (!this.model) this.model = await sharedModel();
       const doc = source.curated ? await curatedDoc(source.curated) : null;
       // Destroyed meanwhile (removed, or remounted again): a handle it was given goes on elsewhere.
       if (this.destroyed) return this.tr.t('app.gone');

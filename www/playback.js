@@ -124,7 +124,7 @@ export class Playback {
   restart({ play = this.app.live } = {}) {
     const app = this.app;
     app.story.stop();
-    if (app.source) app.open(app.source, { play });
+    if (app.source) app.open(app.source, { play }).then((error) => error && app.notice('bad', error));
   }
 
   /** Stops at a breakpoint's hit (of the what-if's second run when `runB`), says what was hit

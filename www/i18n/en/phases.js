@@ -5,6 +5,7 @@ export default {
   'phases.answeredAt': 'answered at {at} ms',
   'phases.answeredBetween': 'answered {from}-{to} ms',
   'phases.edge': 'From φ = {phase}: {after}, {answeredAfter}; at φ = {before} just before it: {beforeOutcome}, {answeredBefore}.',
+  'phases.notLoaded': 'The Phases view could not be loaded ({error}): is its chunk file next to purgatory-playground.js?',
   'phases.openFailed': 'Could not open the run at φ = {phase}: {problem}',
   'phases.failed': 'The phases could not be swept: {error}',
   'phases.segment.title': '{outcome} for φ = {phases}: open the run at φ = {phase}',

@@ -4,6 +4,7 @@ export default {
   'phases.answeredAt': '在 {at} ms 得到响应',
   'phases.answeredBetween': '在 {from}-{to} ms 之间得到响应',
   'phases.edge': '从 φ = {phase} 起：{after}，{answeredAfter}；而在它前面的 φ = {before}：{beforeOutcome}，{answeredBefore}。',
+  'phases.notLoaded': '无法加载“相位”视图（{error}）：它的分块文件是否与 purgatory-playground.js 放在一起？',
   'phases.openFailed': '无法在 φ = {phase} 打开这次运行：{problem}',
   'phases.failed': '无法扫描各个相位：{error}',
   'phases.segment.title': 'φ = {phases} 时为 {outcome}：点击在 φ = {phase} 打开这次运行',
