@@ -103,6 +103,12 @@ export default async function timeTravel(ctx) {
   // Acting in the past asks first; confirmed, the future after it is dropped; undo restores it.
   await onPlayground(page, (el) => el.seek(20000));
   const actionsBefore = await onPlayground(page, (el) => el.app.sim.actions().length);
+  // A question left open while the playhead moves asks about an instant no longer there: it goes.
+  await page.click('[data-testid="pause-follower-1"]');
+  await page.waitForSelector('[data-testid="fork-confirm"]');
+  await onPlayground(page, (el) => el.seek(25000));
+  ctx.assert(await page.locator('[data-testid="fork-confirm"]').count() === 0, 'a seek takes the question about the instant it left');
+  await onPlayground(page, (el) => el.seek(20000));
   await page.click('[data-testid="pause-follower-1"]');
   await page.waitForSelector('[data-testid="fork-confirm"]');
   await ctx.screenshot(page, 'timetravel-fork-confirm', { fullPage: false });

@@ -32,7 +32,9 @@ export class Acting {
       const question = this.app.tr.t(dropped ? 'fork.question.actions' : 'fork.question', where);
       // Named, so that a second action asked about while a question is open says it replaces
       // the first.
-      this.confirm(commandWords(cmd, times, this.app.tr), question, () => this.run(cmd, then));
+      // Yes to the instant asked about: if the playhead has moved since, asked again about where it is.
+      const yes = () => (this.app.sim.forkPreview()?.at_ms === preview.at_ms ? this.run(cmd, then) : this.act(cmd, then, times));
+      this.confirm(commandWords(cmd, times, this.app.tr), question, yes);
       return;
     }
     this.run(cmd, then);

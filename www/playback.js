@@ -114,6 +114,7 @@ export class Playback {
   /** After the playhead moved other than by playing: the second run follows, all is redrawn. */
   afterJump() {
     const app = this.app;
+    app.clearNotices('confirm'); // a question about acting at the instant left
     app.comparison?.follow({ jump: true });
     app.ingest();
     this.checkEnd();
