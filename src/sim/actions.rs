@@ -223,10 +223,13 @@ impl Simulation {
         }
         // Heartbeats are timers, which run after actions within a millisecond: none leaves now.
         // The process's start counts as one (a restart sends one at once; at t = 0 the broker
-        // has registered), then its grid ψ + k·H.
+        // has registered), then its grid: ψ + k·H for the first process, every H from its start
+        // for a restarted one.
+        let restarted_at_ms = (hb.incarnation > 0).then_some(started);
         let last_beat = match self.now_ms.checked_sub(1) {
             Some(before) if self.now_ms > started => self.phases.last_heartbeat_at_or_before(
                 broker,
+                restarted_at_ms,
                 self.config.broker_heartbeat_interval_ms,
                 before,
             ),

@@ -65,18 +65,22 @@ impl Phases {
         self.isr_check_ms.is_zero() && self.heartbeat_ms.is_zero()
     }
 
-    /// The last heartbeat broker `b` sent at or before `at_ms`, on its grid ψ + k·H, or `None`
-    /// when its first beat is still ahead. `interval_ms` 0 counts as 1 (a beat every ms; Kafka
-    /// refuses 0 outright).
+    /// The last heartbeat broker `b` sent at or before `at_ms`, or `None` when its first beat is
+    /// still ahead. The process the run starts with beats on its phase's grid ψ + k·H; a restarted
+    /// one (`restarted_at_ms`: its start, or its registration the controller accepted) beats at
+    /// once and every H after it (scenario-format.md, "Phases"; Kafka's `BrokerLifecycleManager`
+    /// sends each heartbeat one interval after the last, from the registration on). `interval_ms`
+    /// 0 counts as 1 (a beat every ms; Kafka refuses 0 outright).
     pub fn last_heartbeat_at_or_before(
         &self,
         broker: BrokerId,
+        restarted_at_ms: Option<u64>,
         interval_ms: u64,
         at_ms: u64,
     ) -> Option<u64> {
         let h = interval_ms.max(1);
-        let psi = self.heartbeat_ms.of(broker);
-        (at_ms >= psi).then(|| psi + (at_ms - psi) / h * h)
+        let origin = restarted_at_ms.unwrap_or_else(|| self.heartbeat_ms.of(broker));
+        (at_ms >= origin).then(|| origin + (at_ms - origin) / h * h)
     }
 }
 
@@ -92,18 +96,26 @@ mod tests {
         };
         assert_eq!(p.isr_check_ms.of(BrokerId(2)), 7300);
         assert_eq!(p.heartbeat_ms.of(BrokerId(1)), 1200);
-        assert_eq!(p.last_heartbeat_at_or_before(BrokerId(1), 2000, 1199), None);
         assert_eq!(
-            p.last_heartbeat_at_or_before(BrokerId(1), 2000, 1200),
+            p.last_heartbeat_at_or_before(BrokerId(1), None, 2000, 1199),
+            None
+        );
+        assert_eq!(
+            p.last_heartbeat_at_or_before(BrokerId(1), None, 2000, 1200),
             Some(1200)
         );
         assert_eq!(
-            p.last_heartbeat_at_or_before(BrokerId(1), 2000, 5199),
+            p.last_heartbeat_at_or_before(BrokerId(1), None, 2000, 5199),
             Some(3200)
         );
         assert_eq!(
-            p.last_heartbeat_at_or_before(BrokerId(0), 2000, 3999),
+            p.last_heartbeat_at_or_before(BrokerId(0), None, 2000, 3999),
             Some(2000)
+        );
+        // Restarted at 20,500: beats at 20,500, 22,500, 24,500, whatever its phase.
+        assert_eq!(
+            p.last_heartbeat_at_or_before(BrokerId(1), Some(20_500), 2000, 24_999),
+            Some(24_500)
         );
         assert!(!p.is_zero());
         assert!(Phases::default().is_zero());
