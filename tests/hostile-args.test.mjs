@@ -174,8 +174,8 @@ const ACCEPTS = {
   requestEvents: new Set(['"abc"', '""', '10 MB string', '10 MB JSON string', '100k-deep JSON text']),
   // Any string is an id (an unknown one selects nothing); null and undefined clear the selection.
   select: new Set(['undefined', 'null', '"abc"', '""', '10 MB string', '10 MB JSON string', '100k-deep JSON text']),
-  // The curated scenario's name: any string, or none.
-  'fromScenario.curated': new Set(['undefined', 'null', '"abc"', '""', '10 MB string', '10 MB JSON string', '100k-deep JSON text']),
+  // The curated scenario's name, as a saved session names one (a-z, 0-9, -; at most 80), or none.
+  'fromScenario.curated': new Set(['undefined', 'null', '"abc"']),
   // `{}` sets no breakpoints (an object of only methods is `{}` as JSON).
   setBreakpoints: new Set(['{}', 'valueOf throwing']),
   // The beat to sweep: none means the ISR check.
@@ -286,6 +286,10 @@ test('missing arguments are refused by name; optional ones take their default', 
   accepted('select()', () => p.select());
   assert.equal(p.selected, undefined, 'select() clears the selection');
   assert.equal(accepted('fromScenario(s02)', () => Playground.fromScenario(SCENARIO)).curated, undefined);
+  // A curated name is one a saved session can carry, so that the export reads back.
+  refused('fromScenario(s02, "My Scenario!")', () => Playground.fromScenario(SCENARIO, 'My Scenario!'), /^fromScenario\.curated: expected a scenario name \(a-z, 0-9 and -, at most 80 characters\), found "My Scenario!"$/);
+  const named = accepted('fromScenario(s02, "my-s02")', () => Playground.fromScenario(SCENARIO, 'my-s02'));
+  assert.equal(Playground.fromScenario(named.exportSession()).curated, 'my-s02', 'its export reads back, curated name and all');
   assertHealthy(p, 'missing arguments', { roundTrip: true });
 });
 

@@ -126,7 +126,7 @@ fn read_indices(value: Option<&Value>, path: &Path, len: usize) -> Read<Vec<usiz
 }
 
 /// A curated scenario's name: lower-case letters, digits and dashes.
-fn scenario_name(value: &Value, path: &Path) -> Read<String> {
+pub(crate) fn scenario_name(value: &Value, path: &Path) -> Read<String> {
     let name = string(value, path)?;
     let plain = !name.is_empty()
         && name.chars().count() <= SCENARIO_NAME_MAX_CHARS

@@ -30,7 +30,7 @@ use convert::{
     whole_ms, whole_number, MAX_ARGUMENT_BYTES,
 };
 
-use crate::scenario::Scenario;
+use crate::scenario::{scenario_name, Scenario};
 use crate::session::breakpoints::BreakpointSpec;
 use crate::session::history::SERIES;
 use crate::session::Session;
@@ -103,6 +103,11 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] curated: JsValue,
     ) -> Result<Playground, JsError> {
         let curated = string_arg(&curated, "fromScenario.curated")?;
+        // Named as a saved session names it, so that its export reads back.
+        if let Some(name) = &curated {
+            let method = crate::scenario::Path::Root.key("fromScenario");
+            scenario_name(&Value::from(name.as_str()), &method.key("curated")).map_err(err)?;
+        }
         let doc = to_json_value(scenario, "scenario", crate::scenario::MAX_SCENARIO_BYTES)?;
         // Not held to the runner's work budget (`scenario::budget`): the page computes the run
         // ahead in slices as it plays (`extend`), so a long run costs its time only as far as a
