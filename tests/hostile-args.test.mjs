@@ -286,6 +286,8 @@ test('missing arguments are refused by name; optional ones take their default', 
   accepted('select()', () => p.select());
   assert.equal(p.selected, undefined, 'select() clears the selection');
   assert.equal(accepted('fromScenario(s02)', () => Playground.fromScenario(SCENARIO)).curated, undefined);
+  // A key twice in one object is refused, as the file reader refuses it.
+  refused('fromScenario(a repeated key)', () => Playground.fromScenario('{"name": "a", "name": "b", "topics": [], "actions": [], "run_until_ms": 0}'), /^scenario: not JSON: the key "name" appears twice in one object at line 1 column 20$/);
   // A curated name is one a saved session can carry, so that the export reads back.
   refused('fromScenario(s02, "My Scenario!")', () => Playground.fromScenario(SCENARIO, 'My Scenario!'), /^fromScenario\.curated: expected a scenario name \(a-z, 0-9 and -, at most 80 characters\), found "My Scenario!"$/);
   const named = accepted('fromScenario(s02, "my-s02")', () => Playground.fromScenario(SCENARIO, 'my-s02'));

@@ -23,9 +23,13 @@ pub(crate) fn parse_text(text: &str) -> Result<Value, ScenarioError> {
             ),
         });
     }
-    serde_json::from_str::<StrictValue>(text)
-        .map(|strict| strict.0)
-        .map_err(syntax_error)
+    strict_from_str(text).map_err(syntax_error)
+}
+
+/// JSON text as a `Value`, refusing a key repeated within one object (serde_json's own error, so
+/// a caller words it as it words a syntax error).
+pub(crate) fn strict_from_str(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str::<StrictValue>(text).map(|strict| strict.0)
 }
 
 fn syntax_error(error: serde_json::Error) -> ScenarioError {

@@ -31,6 +31,9 @@ pub use crate::sim::result;
 pub use change::Change;
 pub(crate) use error::Path;
 pub use error::ScenarioError;
+/// The wasm adapter reads JSON text arguments as strictly as the reader reads a file.
+#[cfg(target_arch = "wasm32")]
+pub(crate) use json::strict_from_str;
 pub use json::MAX_SCENARIO_BYTES;
 pub use parse::Scenario;
 pub use run::{play_scenario, play_scenario_within, run_scenario};

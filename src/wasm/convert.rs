@@ -85,7 +85,8 @@ pub(super) fn to_json_value(
             }
         }
     };
-    serde_json::from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
+    // A key twice in one object is refused as a file's is (only text can hold one twice).
+    crate::scenario::strict_from_str(&text).map_err(|e| err(format!("{what}: not JSON: {e}")))
 }
 
 /// The answers of the per-frame call `extent`: objects built field by field by
