@@ -88,12 +88,23 @@ export default async function scenarioSpec(ctx) {
     el.command({ action: 'pause_follower', broker: 1 });
     el.command({ action: 'produce', acks: -1, records: [{ topic: 't', partition: 0, count: 10 }] });
   });
+  // Restart from 0 ms begins the live session anew without them, and offers them back the same way.
+  await page.click('[data-testid="restart"]');
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).length) === 0, 'restarted without the actions');
+  await page.click('[data-testid="reopen-left"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim.actions().filter((a) => a.by_user).length === 2);
   await page.selectOption('[data-testid="scenario-pick"]', 's01-happy-path');
   await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
   await page.click('[data-testid="reopen-left"]');
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.live === true);
   const reopened = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).map((a) => a.action));
   ctx.assert(JSON.stringify(reopened) === '["pause_follower","produce"]', `the left session came back with its actions: ${JSON.stringify(reopened)}`);
+  // Restarted from 0 ms, a session reopened from its file keeps its actions: nothing to offer back.
+  await page.click('[data-testid="restart"]');
+  await page.waitForTimeout(300);
+  ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).length) === 2, 'a reopened session restarts with its actions');
+  ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'and says nothing of a closed session');
 
   // A link that opens at the run's end: Play says the run has ended, with the ways on; a seek
   // past the end stops there.

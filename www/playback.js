@@ -5,6 +5,7 @@
 // A what-if's second run has its own playback moved by the first one's clock (`opts.leader`).
 import { SimClock } from './clock.js';
 import { hitText } from './says.js';
+import { keepOwn, offerBack } from './left-session.js';
 
 export class Playback {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -125,7 +126,15 @@ export class Playback {
   restart({ play = this.app.live } = {}) {
     const app = this.app;
     app.story.stop();
-    if (app.source) app.open(app.source, { play }).then((error) => error && app.notice('bad', error));
+    if (!app.source) return;
+    // Begun anew without the person's actions: they are offered back, as when another session opens.
+    const kept = keepOwn(app);
+    app.open(app.source, { play }).then((error) => {
+      if (error) return app.notice('bad', error);
+      // A session reopened from its file restarts with the file's actions.
+      const own = app.guard(() => app.sim.actions().filter((a) => a.by_user).length) ?? 0;
+      if (kept && own < kept.own) offerBack(app, kept);
+    });
   }
 
   /** Stops at a breakpoint's hit (of the what-if's second run when `runB`), says what was hit
