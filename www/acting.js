@@ -7,6 +7,8 @@ import { html, render } from './html.js';
 const MAX_BURST = 5000;
 /** The most records one request's partition gets. */
 const MAX_RECORDS = 1000000;
+/** The longest timeout a request carries (a Java int, as the scenario format bounds it). */
+const MAX_TIMEOUT_MS = 2147483647;
 
 export class Acting {
   /** @param {import('./app.js').PlaygroundApp} app */
@@ -75,6 +77,14 @@ export class Acting {
     el.querySelector('[data-testid="fork-confirm"]').focus();
   }
 
+  /** Another session opened: what the form said about the last one's request goes. */
+  clearProblems() {
+    const form = this.$('.produce-form');
+    for (const input of form?.querySelectorAll('[aria-invalid]') ?? []) this.fieldEdited(input);
+    const err = this.$('.cmd-error');
+    if (err) err.textContent = '';
+  }
+
   /** A field marked wrong is being fixed: the mark and its message go. */
   fieldEdited(input) {
     if (input.getAttribute('aria-invalid') !== 'true') return;
@@ -101,10 +111,10 @@ export class Acting {
     const parts = tokens.map(Number);
     // The first field that is wrong, marked as such (aria-invalid) until it is edited.
     const [field, problem] = [
-      [form.partitions, tokens.some((t) => !/^\d+$/.test(t)) ? tr.t('produce.problem.partitions')
+      [form.partitions, tokens.some((t) => !/^\d+$/.test(t) || !Number.isSafeInteger(Number(t))) ? tr.t('produce.problem.partitions')
         : new Set(parts).size !== parts.length ? tr.t('produce.problem.partitionTwice') : null],
       [form.count, !Number.isInteger(count) || count < 1 || count > MAX_RECORDS ? tr.t('produce.problem.records', { max: MAX_RECORDS }) : null],
-      [form.timeout, timeout && !/^\d+$/.test(timeout) ? tr.t('produce.problem.timeout') : null],
+      [form.timeout, timeout && !(wholeNumber(timeout) <= MAX_TIMEOUT_MS) ? tr.t('produce.problem.timeout', { max: MAX_TIMEOUT_MS }) : null],
       [form.burst, !Number.isInteger(times) || times < 1 || times > MAX_BURST ? tr.t('produce.problem.burst', { max: MAX_BURST }) : null],
     ].find(([, p]) => p) ?? [];
     for (const input of form.querySelectorAll('[aria-invalid]')) this.fieldEdited(input);

@@ -456,6 +456,7 @@ export class Controls {
 
   onOpen() {
     const app = this.app;
+    this.acting.clearProblems();
     const sel = app.$('.produce-form select[name=topic]');
     if (sel) render(sel, html`${app.sim.setup().topics.map((t) => html`<option>${t.name}</option>`)}`);
     const { tr } = app;

@@ -36,7 +36,7 @@ export default {
   'produce.problem.partitions': 'Partitions: list partition numbers such as "0" or "0, 1".',
   'produce.problem.partitionTwice': 'Partitions: name each partition once (a produce request holds each partition once).',
   'produce.problem.records': 'Records: a whole number from 1 to {max}.',
-  'produce.problem.timeout': 'Timeout: a whole number of milliseconds (or empty for request.timeout.ms).',
+  'produce.problem.timeout': 'Timeout: a whole number of milliseconds from 0 to {max} (or empty for request.timeout.ms).',
   'produce.longerThanOwn': 'This request asks the broker to wait up to {timeout} ms, longer than the producer’s own request.timeout.ms ({own} ms): if no answer comes by then, the producer gives up first and the broker answers nobody.',
   'produce.problem.burst': 'Burst: a whole number from 1 to {max}.',
 

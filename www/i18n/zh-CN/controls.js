@@ -33,7 +33,7 @@ export default {
   'produce.problem.partitions': '分区：请填写分区编号，例如“0”或“0, 1”。',
   'produce.problem.partitionTwice': '分区：每个分区只能填写一次（一个生产请求里每个分区只出现一次）。',
   'produce.problem.records': '消息条数：请填写 1 到 {max} 之间的整数。',
-  'produce.problem.timeout': '超时：请填写整数毫秒数（留空则使用 request.timeout.ms）。',
+  'produce.problem.timeout': '超时：请填写 0 到 {max} 之间的整数毫秒数（留空则使用 request.timeout.ms）。',
   'produce.longerThanOwn': '这个请求让 broker 最多等 {timeout} ms，长于生产者自己的 request.timeout.ms（{own} ms）：若到那时还没有答复，生产者会先放弃，broker 的答复无人读取。',
   'produce.problem.burst': '连发：请填写 1 到 {max} 之间的整数。',
 
