@@ -18,6 +18,10 @@ export default async function a11ySpec(ctx) {
     .filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim() || b.labels?.length || b.title))
     .map((b) => b.outerHTML.slice(0, 80)));
   ctx.assert(unnamed.length === 0, `every visible control has a name: ${unnamed.join(' | ')}`);
+  // One live region speaks the narration, at most every 2.5 s: the narration itself, rewritten
+  // every few ms in a busy run, is not one (a screen reader heard each line twice, and all of them).
+  const live = await onPlayground(page, (el) => [...el.shadowRoot.querySelectorAll('[aria-live]')].map((e) => `${e.className}:${e.getAttribute('aria-live')}`));
+  ctx.assert(JSON.stringify(live) === '["notices:polite","live-sr sr-only:polite"]', `the live regions: ${JSON.stringify(live)}`);
   // A name says whose (a screen reader lists the buttons out of their cards), and the play button's
   // says what it does next, without a pressed state that says the opposite.
   const names = await onPlayground(page, (el) => {

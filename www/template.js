@@ -171,9 +171,13 @@ function menusMarkup(opts) {
   return html`${share}${breakpoints}${setup}${compare}<div class="menu legend-menu" data-panel="legend" hidden role="dialog" aria-label="${tr.t('menu.legend')}" data-testid="legend" tabindex="0"></div>`;
 }
 
-/** The narration, the Kafka check's word and the notices, between the timeline and the views. */
+/**
+ * The narration, the Kafka check's word and the notices, between the timeline and the views. The
+ * narration is not a live region: a busy run rewrites it every few ms, and `.live-sr` speaks its
+ * lines at most every ANNOUNCE_EVERY_MS (app.js), for the first run alone.
+ */
 function news(opts, has) {
-  return html`${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" data-empty="${opts.tr.t('narration.empty')}" aria-live="${opts.twin ? 'off' : 'polite'}"></p>` : null}
+  return html`${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" data-empty="${opts.tr.t('narration.empty')}"></p>` : null}
   ${opts.twin ? null : html`<p class="kafka-mark" data-testid="kafka-mark" hidden></p>`}
   <div class="notices" aria-live="polite"></div>`;
 }
@@ -205,7 +209,7 @@ export function template(opts) {
   ${main ? html`<section class="news" aria-label="${tr.t('region.news')}">${news(opts, has)}</section>` : news(opts, has)}
   ${opts.twin ? null : html`<section class="compare" data-testid="compare-view" data-story="panel-compare" aria-labelledby="h-compare" hidden></section>`}
   ${opts.twin ? html`<div class="grid" role="region" aria-label="${tr.t('region.whatIf')}">${panels}</div>` : main ? html`<main class="runs">${runs(panels)}</main>` : html`<div class="runs">${runs(panels)}</div>`}
-  <p class="live-sr sr-only" aria-live="polite"></p>`;
+  ${opts.twin ? null : html`<p class="live-sr sr-only" aria-live="polite"></p>`}`;
   // An attribute is there or not as a whole (the tag takes no interpolation between attributes).
   return region
     ? html`<div class="pp" lang="${tr.lang}" data-layout="${opts.layout}" data-controls="${opts.controls}" role="region" aria-label="${tr.t('region.embed')}">${inner}</div>`
