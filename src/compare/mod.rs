@@ -232,10 +232,10 @@ fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
     )
 }
 
-/// A trace line as JSON, read as text, as every other JSON the .wasm reads (one copy of the
-/// reader).
+/// A trace line as JSON, read as text by the reader every other JSON the .wasm reads goes through
+/// (one copy of the reader in the .wasm).
 fn parse_line(line: &[u8]) -> Option<Value> {
-    serde_json::from_str(std::str::from_utf8(line).ok()?).ok()
+    crate::scenario::strict_from_str(std::str::from_utf8(line).ok()?).ok()
 }
 
 /// An event without what a what-if changes in it by its nature: a `produce_received`'s acks and

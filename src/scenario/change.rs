@@ -132,7 +132,7 @@ impl Change {
     /// The scenario with this change: its JSON changed and read back through the parser. The
     /// story goes (its captions tell the first run) and so does the file's own `compare`.
     pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, String> {
-        let mut doc: Value = serde_json::from_str(&scenario.to_json())
+        let mut doc = super::strict_from_str(&scenario.to_json())
             .map_err(|e| format!("the scenario did not write back as JSON: {e}"))?;
         let root = doc.as_object_mut().ok_or("the scenario is not an object")?;
         root.remove("story");

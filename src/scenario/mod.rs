@@ -31,8 +31,8 @@ pub use crate::sim::result;
 pub use change::Change;
 pub(crate) use error::Path;
 pub use error::ScenarioError;
-/// The wasm adapter reads JSON text arguments as strictly as the reader reads a file.
-#[cfg(target_arch = "wasm32")]
+/// Every JSON text the crate reads goes through the strict reader: the wasm adapter's arguments
+/// are refused for a repeated key as a file is, and the .wasm holds one JSON reader, not two.
 pub(crate) use json::strict_from_str;
 pub use json::MAX_SCENARIO_BYTES;
 pub use parse::Scenario;
