@@ -1,6 +1,6 @@
 // What the full page's address names: the session a link opens (`#session=…`, `#scenario=…&t=…`,
 // `?scenario=…`), or why it cannot; and how a link's source is labelled and its problems said.
-import { readFragment } from './share.js';
+import { readFragment, shortQuote } from './share.js';
 import { curated } from './scenarios.js';
 import { errorWords } from './error-words.js';
 
@@ -36,11 +36,11 @@ export async function addressPlan(tr) {
   const problem = frag?.problem ? tr.t('link.partly', { problem: frag.problem }) : null;
   if (frag?.text) return { source: labelled({ text: frag.text }, 'element.link', tr), story, storyStep, fromLink: true, problem };
   if (frag?.curated) {
-    if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: frag.curated }));
+    if (!curated(frag.curated)) throw new LinkError(tr.t('link.noSuchScenario', { name: shortQuote(frag.curated) }));
     return { source: { curated: frag.curated }, at: frag.at, selected: frag.selected, story, storyStep, compare, problem };
   }
   const name = params.get('scenario');
-  if (name && !curated(name)) throw new LinkError(tr.t('link.unknownScenario', { name }));
+  if (name && !curated(name)) throw new LinkError(tr.t('link.unknownScenario', { name: shortQuote(name) }));
   return name ? { source: { curated: name }, story, compare } : null;
 }
 

@@ -10,6 +10,7 @@ import { html, render } from './html.js';
 import { changeWords } from './what-if-words.js';
 import { outcomeWords } from './outcome-words.js';
 import { errorWords } from './error-words.js';
+import { shortQuote } from './share.js';
 
 /** The second run's views: what differs between two runs, without a second timeline or log. */
 const TWIN_VIEWS = ['narration', 'cluster', 'purgatory', 'wheel', 'responses'];
@@ -113,7 +114,7 @@ export class Comparison {
     const error = await this.start(change);
     if (error) {
       this.end();
-      this.app.notice('warn', this.app.tr.t('whatIf.failed', { change, error }));
+      this.app.notice('warn', this.app.tr.t('whatIf.failed', { change: shortQuote(change), error }));
     }
     return error;
   }
@@ -128,7 +129,7 @@ export class Comparison {
     if (!own || (this.active && this.change === own)) return;
     const error = await this.start(own);
     const { tr } = this.app;
-    this.app.notice(error ? 'warn' : 'ok', error ? tr.t('whatIf.failed', { change: own, error }) : tr.t('story.ownWhatIf', { change: own }));
+    this.app.notice(error ? 'warn' : 'ok', error ? tr.t('whatIf.failed', { change: shortQuote(own), error }) : tr.t('story.ownWhatIf', { change: own }));
   }
 
   /** The first run changed (an action, a fork, an undo): both runs are compared again. */
@@ -138,7 +139,7 @@ export class Comparison {
     const error = await this.start(change);
     if (error) {
       this.end();
-      this.app.notice('warn', this.app.tr.t('whatIf.ended', { change, error }));
+      this.app.notice('warn', this.app.tr.t('whatIf.ended', { change: shortQuote(change), error }));
     }
   }
 

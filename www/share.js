@@ -61,11 +61,15 @@ export async function fragmentFor({ exportText, curated, userActions, atMs, sele
 /** The longest piece of a link's parameter a message repeats, in characters (a fragment may hold two million). */
 const QUOTE_LIMIT_CHARS = 40;
 
+/** A piece of a link as a message repeats it: cut short with an ellipsis when long. */
+export function shortQuote(value) {
+  const chars = [...value];
+  return chars.length > QUOTE_LIMIT_CHARS ? `${chars.slice(0, QUOTE_LIMIT_CHARS).join('')}…` : value;
+}
+
 /** `name="value"` as a message names a link's parameter, cut short with an ellipsis when long. */
 export function linkParam(name, value) {
-  const chars = [...value];
-  const shown = chars.length > QUOTE_LIMIT_CHARS ? `${chars.slice(0, QUOTE_LIMIT_CHARS).join('')}…` : value;
-  return `${name}=${JSON.stringify(shown)}`;
+  return `${name}=${JSON.stringify(shortQuote(value))}`;
 }
 
 /** The instant a link names (`t=MS`), null for none. */

@@ -52,7 +52,15 @@ fn a_bad_change_says_what_is_expected() {
     assert!(err("actions[x].at_ms=1").contains("`x` is not an action's index"));
     assert!(err("actions[0]=gone").contains("can only be `removed`"));
     assert!(err("actions[0].broker=1").contains("cannot be changed"));
-    assert!(err("timeout_ms=soon").contains("`soon` is not a whole number"));
+    assert_eq!(
+        err("timeout_ms=soon"),
+        "timeout_ms: `soon` is not a whole number of milliseconds from 0"
+    );
+    // A count is not in milliseconds.
+    assert_eq!(
+        err("min.insync.replicas=-1"),
+        "min.insync.replicas: `-1` is not a whole number from 0"
+    );
     assert!(err(&"a".repeat(500)).contains("at most 200 characters"));
 
     let s03 = scenario(S03);

@@ -117,10 +117,12 @@ impl Change {
                     .find(|(file, kafka)| *file == name || *kafka == Some(name))
                     .map(|(file, _)| *file)
                     .ok_or_else(|| unknown_setting(name))?;
-                Ok(Change::Config {
-                    key,
-                    value: parse_ms(name, value)?,
-                })
+                let value = if key.ends_with("_ms") {
+                    parse_ms(name, value)?
+                } else {
+                    parse_whole(name, value)? // a count
+                };
+                Ok(Change::Config { key, value })
             }
             (Some(_), other) => Err(format!(
                 "`{path}`: an action's `{other}` cannot be changed (acks, timeout_ms, at_ms, \
@@ -324,10 +326,17 @@ fn parse_acks(value: &str) -> Result<i64, String> {
 }
 
 fn parse_ms(what: &str, value: &str) -> Result<u64, String> {
-    let digits = value.replace(['_', ','], "");
-    digits
-        .parse::<u64>()
-        .map_err(|_| format!("{what}: `{value}` is not a whole number of milliseconds from 0"))
+    parse_digits(value)
+        .ok_or_else(|| format!("{what}: `{value}` is not a whole number of milliseconds from 0"))
+}
+
+fn parse_whole(what: &str, value: &str) -> Result<u64, String> {
+    parse_digits(value).ok_or_else(|| format!("{what}: `{value}` is not a whole number from 0"))
+}
+
+/// A whole number from 0, its digits grouped by `_` or `,` if the writer likes.
+fn parse_digits(value: &str) -> Option<u64> {
+    value.replace(['_', ','], "").parse::<u64>().ok()
 }
 
 fn unknown_setting(name: &str) -> String {

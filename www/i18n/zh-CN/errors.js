@@ -28,6 +28,7 @@ export default {
   'err.change.unknown': '{name} 不是假设情形能改的设置：可以改 `acks`、`timeout_ms`、`actions[N].at_ms`、`actions[N]=removed`，或以下之一：{list}',
   'err.change.acks': 'acks：{value} 不是 0、1 或 all',
   'err.change.whole': '{name}：{value} 不是从 0 起的整数毫秒数',
+  'err.change.count': '{name}：{value} 不是从 0 起的整数',
   'err.change.expectedIndex': '{code}：应为 `actions[N]`',
   'err.change.badIndex': '{code}：{value} 不是动作的索引',
   'err.change.onlyRemoved': '{change}：动作本身只能改成 `removed`',
