@@ -8,7 +8,6 @@
 use purgatory_playground::kafka::trace::TraceHash;
 use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::view;
 
 const CASES: &[(&str, &str, &str)] = &[
     (
@@ -27,7 +26,7 @@ const CASES: &[(&str, &str, &str)] = &[
 fn native_results_match_the_goldens_the_wasm_tests_use() {
     for (name, text, golden) in CASES {
         let scenario = Scenario::from_json(text).expect("curated scenario parses");
-        let result = view::result_json(&run_scenario(&scenario, None).expect("runs"));
+        let result = run_scenario(&scenario, None).expect("runs").to_json();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(golden);
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &result).unwrap();

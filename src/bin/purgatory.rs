@@ -509,10 +509,8 @@ fn read(file: &Path) -> Result<Scenario, String> {
 }
 
 fn print_result(result: &RunResult) -> io::Result<()> {
-    let text = serde_json::to_string_pretty(result).map_err(io::Error::other)?;
     let mut stdout = io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.write_all(b"\n")?;
+    stdout.write_all(result.to_json().as_bytes())?;
     stdout.flush()
 }
 

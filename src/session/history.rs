@@ -557,3 +557,32 @@ fn marker(e: &TraceEvent) -> Option<Marker> {
         says,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+    use crate::sim::Simulation;
+
+    /// `is_notable` (which stops a story clock) and `marker` (which draws the timeline) list the
+    /// same events: the clock never pauses on an instant without a marker, nor passes a marker.
+    #[test]
+    fn every_notable_event_of_the_curated_runs_makes_a_marker_and_no_other_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
+        let mut notable = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let scenario = Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let mut sim = Simulation::from_scenario(&scenario, true).unwrap();
+            sim.run_until(scenario.run_until_ms);
+            for e in sim.drain_trace() {
+                assert_eq!(is_notable(&e), marker(&e).is_some(), "{path:?}: {e:?}");
+                notable += usize::from(is_notable(&e));
+            }
+        }
+        assert!(notable > 100, "only {notable} notable events");
+    }
+}

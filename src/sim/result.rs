@@ -22,6 +22,16 @@ pub struct RunResult {
     pub lost_acknowledged: Vec<LostAcknowledged>,
 }
 
+impl RunResult {
+    /// The result document as the runner prints it: pretty JSON and a newline. The page's copy
+    /// is made here too, so a wasm run and a native run compare byte for byte.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a result always serializes");
+        text.push('\n');
+        text
+    }
+}
+
 /// Records a producer was told were written and the partition lost (`acknowledged_records_lost`
 /// in the trace).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -97,14 +97,9 @@ pub(super) fn to_js_object<T: Serialize>(value: &T) -> Result<JsValue, JsError> 
         .map_err(err)
 }
 
-/// Other small answers: as JSON text (see `to_js_via_text`), so that each type's serializer is
-/// compiled once, for serde_json.
-pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    to_js_via_text(value)
-}
-
-/// Large answers (the snapshot, event batches): serde_json writes the text, the engine's
-/// `JSON.parse` builds the objects, which measured faster than building them across the boundary.
+/// Every other answer: serde_json writes the text, the engine's `JSON.parse` builds the objects.
+/// For large answers (the snapshot, event batches) this measured faster than building them across
+/// the boundary; for small ones it keeps each type's serializer compiled once, for serde_json.
 pub(super) fn to_js_via_text<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let text = serde_json::to_string(value).map_err(err)?;
     js_sys::JSON::parse(&text).map_err(|_| err("internal: JSON.parse refused the module's JSON"))

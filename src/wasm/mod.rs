@@ -3,13 +3,14 @@
 //! `sweep`, the bench build's extras in `bench`).
 //!
 //! The handle a page plays, [`Playground`], owns one [`Session`]. Values come in as plain JS values
-//! (commands shaped like a scenario action, setups, scenarios, breakpoints), read by
-//! serde-wasm-bindgen into the JSON the scenario parser validates, so a page command and a file
-//! action mean the same thing and fail with the same words. State goes out either as objects built
-//! by serde-wasm-bindgen (small answers) or as serde_json text that the engine's `JSON.parse`
-//! turns into objects (the snapshot and event batches: faster for large payloads; see docs/development.md,
-//! "The boundary and the browser tests", for the numbers). Every wrong argument is a thrown JS `Error` naming what was
-//! wrong; nothing here panics on input.
+//! (commands shaped like a scenario action, setups, scenarios, breakpoints) or JSON text, written
+//! as text by the engine's `JSON.stringify` and read by the strict JSON reader into what the
+//! scenario parser validates (`convert::to_json_value`), so a page command and a file action mean
+//! the same thing and fail with the same words. State goes out as serde_json text that the
+//! engine's `JSON.parse` turns into objects, except the per-frame `extent`, whose few fields
+//! serde-wasm-bindgen builds directly (see docs/development.md, "The boundary and the browser
+//! tests", for the numbers). Every wrong argument is a thrown JS `Error` naming what was wrong;
+//! nothing here panics on input.
 //!
 //! Nothing is global: a page holds several handles (embedded instances, side-by-side runs) over
 //! the one instantiated module.
@@ -26,8 +27,8 @@ mod sweep;
 pub use sweep::PhaseSweep;
 
 use convert::{
-    drop_dot_before_colon, err, string_arg, to_js, to_js_object, to_js_via_text, to_json_value,
-    whole_ms, whole_number, MAX_ARGUMENT_BYTES,
+    drop_dot_before_colon, err, string_arg, to_js_object, to_js_via_text, to_json_value, whole_ms,
+    whole_number, MAX_ARGUMENT_BYTES,
 };
 
 use crate::scenario::{scenario_name, Scenario};
@@ -134,14 +135,14 @@ impl Playground {
     pub fn command(&mut self, command: JsValue) -> Result<JsValue, JsError> {
         let value = to_json_value(command, "command", MAX_ARGUMENT_BYTES)?;
         let done = self.session.command(&value).map_err(err)?;
-        to_js(&done)
+        to_js_via_text(&done)
     }
 
     /// What acting now would drop (`{at_ms, frontier_ms, user_actions_dropped, user_actions}`),
     /// or null at the end of the computed run.
     #[wasm_bindgen(js_name = forkPreview)]
     pub fn fork_preview(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.fork_preview())
+        to_js_via_text(&self.session.fork_preview())
     }
 
     /// Takes back the last fork; false when there is none.
@@ -162,7 +163,7 @@ impl Playground {
         let stop = stop_at_notable.unwrap_or(false);
         // As JSON text, like `step`: a hit's sentence (src/session/words.rs) is a JSON value, whose
         // serializer the text path has and serde-wasm-bindgen's would add 1.7 KB of .wasm for.
-        to_js(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
+        to_js_via_text(&self.session.advance(ms, MAX_WORK_PER_CALL, stop))
     }
 
     /// When the next timeline marker after the playhead comes, if the run is computed that far.
@@ -180,7 +181,7 @@ impl Playground {
     /// Runs the next instant that has anything to do: `{now_ms, hit}`, or undefined at the end.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
         match self.session.step() {
-            Some(done) => to_js(&done),
+            Some(done) => to_js_via_text(&done),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -304,7 +305,7 @@ impl Playground {
         let to = whole_ms(&to_ms, "markers.to_ms", MAX_ADVANCE_MS)?;
         let max = whole_number(&max, "markers.max", "", 0.0..=1e6)? as usize;
         let (chosen, total) = self.session.history().markers_in(from, to, max);
-        to_js(&json!({
+        to_js_via_text(&json!({
             "markers": chosen,
             "total": total,
             "dropped": self.session.history().markers_dropped(),
@@ -328,7 +329,7 @@ impl Playground {
         let series = self.session.history().series();
         let binned: Vec<Vec<[u64; 3]>> = series.iter().map(|s| s.bins(from, to, bins)).collect();
         let values: Vec<u64> = series.iter().map(|s| s.value_at(now)).collect();
-        to_js(
+        to_js_via_text(
             &json!({ "names": SERIES, "from_ms": from, "to_ms": to, "bins": binned, "now": values }),
         )
     }
@@ -347,12 +348,12 @@ impl Playground {
                 v
             })
             .collect();
-        to_js(&list)
+        to_js_via_text(&list)
     }
 
     /// The scenario's guided story (its captions), empty when it has none.
     pub fn story(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.story())
+        to_js_via_text(&self.session.story())
     }
 
     /// Sets the breakpoints: `{answered?: "any" | "error" | {request}, expiry?, isr_below_min?,
@@ -417,7 +418,7 @@ impl Playground {
 
     /// The result document at the playhead, as the runner prints it.
     pub fn result(&self) -> String {
-        view::result_json(&self.session.result())
+        self.session.result().to_json()
     }
 
     /// The session as a scenario file with a `session` field: it replays this run, and

@@ -11,7 +11,6 @@ use crate::kafka::partition::Partition;
 use crate::kafka::TopicPartition;
 use crate::purgatory::{OpId, Purgatory};
 use crate::sim::queue::Scheduled;
-use crate::sim::result::RunResult;
 use crate::sim::Simulation;
 
 mod types;
@@ -98,14 +97,6 @@ pub fn snapshot(sim: &Simulation) -> Snapshot {
         under_replicated_partitions,
         under_min_isr_partitions,
     }
-}
-
-/// The result document as the runner prints it (pretty JSON and a newline), so a wasm run and a
-/// native run can be compared byte for byte.
-pub fn result_json(result: &RunResult) -> String {
-    let mut text = serde_json::to_string_pretty(result).expect("a result always serializes");
-    text.push('\n');
-    text
 }
 
 fn broker_view(sim: &Simulation, b: &Broker) -> BrokerView {
