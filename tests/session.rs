@@ -786,6 +786,26 @@ fn a_command_the_model_ignores_says_why_and_one_it_applies_does_not() {
 }
 
 #[test]
+fn a_command_in_the_past_may_reuse_an_id_the_fork_drops_but_not_one_it_keeps() {
+    let mut session = live_session();
+    session.advance(10, ALL, false);
+    let produce = |id: &str| {
+        json!({"action": "produce", "id": id, "acks": 1,
+            "records": [{"topic": "t", "partition": 0, "count": 1}]})
+    };
+    session.command(&produce("early")).unwrap();
+    session.advance(50, ALL, false);
+    session.command(&produce("x")).unwrap();
+    session.advance(100, ALL, false);
+    session.seek(20);
+    let error = session.command(&produce("early")).unwrap_err();
+    assert_eq!(error.message, "\"early\" is already used");
+    let again = session.command(&produce("x")).unwrap();
+    assert!(again.forked, "at 20 ms the run after it goes, x with it");
+    assert_eq!(again.id.as_deref(), Some("x"));
+}
+
+#[test]
 fn retelling_gives_the_run_up_to_the_playhead_again_and_keeps_the_undo() {
     let mut session =
         Session::new(&load("s03-stalled-follower-completes-at-isr-shrink"), false).unwrap();

@@ -134,7 +134,7 @@ impl Session {
             .ok_or_else(|| command_error("empty"))?
             .action;
         if let Action::Produce(p) = &action {
-            if self.ids.contains(&*p.id) {
+            if self.id_in_use(&p.id) {
                 let quoted = serde_json::to_string(&*p.id).unwrap_or_default();
                 return Err(ScenarioError {
                     path: "command.id".into(),
@@ -146,6 +146,19 @@ impl Session {
     }
 
     /// The next `pN` not in use (it is taken only when the command is applied).
+    /// Whether a produce id belongs to an action the run keeps: at a past instant the person's
+    /// own actions after the playhead go with the fork (see [`Self::fork`]), their ids with them.
+    fn id_in_use(&self, id: &str) -> bool {
+        let Some(head) = &self.head else {
+            return self.ids.contains(id);
+        };
+        let at_ms = head.now_ms();
+        self.actions.iter().any(|a| {
+            let kept = !(a.by_user && a.action.at_ms > at_ms);
+            kept && matches!(&a.action.action, Action::Produce(p) if &*p.id == id)
+        })
+    }
+
     fn fresh_id(&mut self) -> String {
         loop {
             let id = format!("p{}", self.next_id);
