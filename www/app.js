@@ -229,20 +229,22 @@ export class PlaygroundApp {
   /**
    * Computes the run at least to `ms` now (to open a link at its instant, or to seek there): a
    * scenario's ahead of the playhead; a live session's by going there from its frontier, no
-   * action of the person's coming meanwhile (as playing there would), over any breakpoint.
+   * action of the person's coming meanwhile (as playing there would), over any breakpoint. At most
+   * `calls` calls into the model (each a bounded piece of work); false if they ran out first.
    */
-  computeUntil(ms) {
-    for (let i = 0; i < 10000; i++) {
+  computeUntil(ms, { calls = 10000 } = {}) {
+    for (let i = 0; i < calls; i++) {
       const e = this.sim.extent();
       const to = Math.min(ms, e.horizon_ms);
-      if (e.frontier_ms >= to) return;
+      if (e.frontier_ms >= to) return true;
       if (e.live) {
         if (this.sim.nowMs < e.frontier_ms) this.sim.seek(e.frontier_ms);
         const at = this.sim.nowMs;
-        if (this.sim.advance(to - at, false).now_ms === at) return;
-      } else if (e.complete) return;
+        if (this.sim.advance(to - at, false).now_ms === at) return true;
+      } else if (e.complete) return true;
       else this.sim.extend(50000);
     }
+    return false;
   }
 
   freeHandle() {

@@ -27,6 +27,10 @@ import { errorWords } from './error-words.js';
 import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
 import { checkCommandArgument, checkSeekArgument } from './api-args.js';
 
+/** Calls into the model a seek makes at once: 100 of 40,000 units, the 4,000,000 that opening a
+ * saved session computes at most (src/session/mod.rs, MAX_OPEN_WORK). */
+const SEEK_CALLS = 100;
+
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
 /** How long an embed stays in view before its clock starts (see `updateRunning`). */
@@ -552,8 +556,11 @@ export class PurgatoryPlayground extends HTMLElement {
     this.requireOpen('seek');
     // Past the end it stops at the end; a live run's end is the longest run the model makes.
     const at = Math.min(ms, MAX_INSTANT_MS);
-    this.app.computeUntil(at);
-    this.app.playback.seek(at);
+    // As much as opening a saved session computes at once (about a second); a busy cluster far
+    // ahead is reached by playing on, as there.
+    const reached = this.app.computeUntil(at, { calls: SEEK_CALLS });
+    this.app.playback.seek(reached ? at : Math.min(at, this.app.sim.extent().frontier_ms));
+    if (!reached) this.app.notice('warn', this.app.tr.t('seek.short', { asked: this.app.tr.num(at), at: this.app.tr.num(this.app.sim.nowMs) }));
   }
 
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */

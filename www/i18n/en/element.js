@@ -51,6 +51,7 @@ export default {
   'session.left.reopen': 'Reopen it',
   'session.left.label': 'your session',
   'session.left.notReopened': 'Your session could not be reopened: {error}. Download it to keep your work.',
+  'seek.short': 'Computing the run to {asked} ms at once would hold the page for long: the playhead is at {at} ms, and the rest is computed as it plays.',
   'session.openedShort': 'This session was saved at {saved} ms, but computing that far at once would hold the page for long: it opens at {at} ms, and the rest of the run is computed as it plays.',
   'link.pastEnd': 'The link\'s instant {param} is past the end of this run; it opens at its end, {end} ms.',
   'link.noSuchRequest': 'The link selects {param}, a request this run does not have; {shown} is selected instead.',

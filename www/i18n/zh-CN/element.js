@@ -41,6 +41,7 @@ export default {
   'session.left.reopen': '重新打开它',
   'session.left.label': '你的会话',
   'session.left.notReopened': '无法重新打开你的会话：{error}。请下载它以保存你的工作。',
+  'seek.short': '一次把运行算到 {asked} ms 会让页面卡住很久：播放头停在 {at} ms，其余部分会在播放时继续计算。',
   'session.openedShort': '这个会话保存时位于 {saved} ms，但一次算到那里会让页面卡住很久：它在 {at} ms 处打开，之后的运行会在播放时继续计算。',
   'link.pastEnd': '链接中的时刻 {param} 超过了这次运行的结尾；已在结尾处打开，即 {end} ms。',
   'link.noSuchRequest': '链接选中的 {param} 不是这次运行中的请求；改为选中 {shown}。',
