@@ -100,6 +100,12 @@ export default async function scenarioSpec(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.live === true);
   const reopened = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).map((a) => a.action));
   ctx.assert(JSON.stringify(reopened) === '["pause_follower","produce"]', `the left session came back with its actions: ${JSON.stringify(reopened)}`);
+  // A reload (or Back) of the page loses nothing: the session is offered back in the same tab.
+  await page.reload({ waitUntil: 'load' });
+  await playgroundsReady(page);
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await page.click('[data-testid="reopen-left"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim.actions().filter((a) => a.by_user).length === 2);
   // Restarted from 0 ms, a session reopened from its file keeps its actions: nothing to offer back.
   await page.click('[data-testid="restart"]');
   await page.waitForTimeout(300);

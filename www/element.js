@@ -24,7 +24,8 @@ import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 import { errorWords } from './error-words.js';
-import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
+import { firstVisit, keepForReload, remember, rememberedLanguage, rememberLanguage, takeKeptForReload } from './settings.js';
+import { keepOwn, offerBack } from './left-session.js';
 import { checkCommandArgument, checkSeekArgument } from './api-args.js';
 
 /** Calls into the model a seek makes at once: 100 of 40,000 units, the 4,000,000 that opening a
@@ -76,6 +77,8 @@ export class PurgatoryPlayground extends HTMLElement {
     });
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
+    // The full page left (a reload, Back): a session of one's own is kept for the tab's next load.
+    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForReload(keepOwn(this.app)); };
     // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>; its
     // language switch, <html lang>.
     this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
@@ -94,6 +97,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const method = on ? 'addEventListener' : 'removeEventListener';
     document[method]('visibilitychange', this.onVisibility);
     window[method]('hashchange', this.onHashChange);
+    window[method]('pagehide', this.onPageHide);
   }
 
   disconnectedCallback() {
@@ -440,6 +444,8 @@ export class PurgatoryPlayground extends HTMLElement {
       if (firstVisit()) this.welcome();
       else app.notice('hint', app.tr.t('welcome.hint'));
     }
+    // The session of one's own the tab's last load was left with, offered back.
+    if (this.opts.layout === 'page') offerBack(app, takeKeptForReload());
     this.updateRunning();
     this.reveal();
     this.setAttribute('ready', '');
