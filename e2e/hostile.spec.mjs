@@ -182,7 +182,8 @@ export default async function hostileSpec(ctx) {
     const { page } = await ctx.openPage({ bypassCSP: true });
     await page.goto(`${ctx.baseURL}?scenario=${encodeURIComponent(P.name)}`, { waitUntil: 'load' });
     await playgroundsReady(page);
-    assertShown(ctx, await checkClean(ctx, page, '?scenario='), P.name, '?scenario= notice');
+    // Quoted as a link's long parameters are, its first 40 characters and an ellipsis.
+    assertShown(ctx, await checkClean(ctx, page, '?scenario='), `${[...P.name].slice(0, 40).join('')}…`, '?scenario= notice');
     await page.goto('about:blank');
     await page.goto(`${ctx.baseURL}#scenario=s02-stalled-follower-times-out&t=1000&sel=${encodeURIComponent(P.topic)}`, { waitUntil: 'load' });
     await playgroundsReady(page);

@@ -11,7 +11,7 @@
 //   bench.html?mode=workload&requests=6000000&rounds=3
 //   bench.html?mode=workload&requests=6000000&driven   (window.workloadReplay(): one timed replay)
 //   bench.html?mode=boundary&waiting=1000&reps=200   (bench build: text vs serde-wasm-bindgen objects)
-//     Kafka's purgatory workload (src/plumbing/workload.rs) in the shipping build flags with the `workload`
+//     Kafka's purgatory workload (src/purgatory/workload.rs) in the shipping build flags with the `workload`
 //     feature (www/bench-pkg, `scripts/build-wasm.sh --bench`): wall ms of each replay. With
 //     &pkg=z, the build that is not shipped (www/bench-pkg-z, `--bench-z`: opt-level "z").
 //

@@ -34,8 +34,8 @@ export function renderResponses(el, snap, selected, tr) {
   const rows = snap.requests.slice().sort(natural).reverse().map((r) => {
     // A producer that gave up got its own REQUEST_TIMED_OUT.
     const got = (e) => (gaveUp(r) ? 'REQUEST_TIMED_OUT' : e ?? (r.waiting ? waiting : none));
-    const errs = r.partitions.map(([tp, e]) => `${tp} ${got(e)}`).join(', ');
-    const what = `acks=${r.acks} → broker ${r.broker}: ${errs}`;
+    const errs = r.partitions.map(([tp, e]) => `${tp} ${got(e)}`).join(tr.t('list.sep'));
+    const what = `acks=${r.acks} → broker ${r.broker}${tr.t('label.sep')}${errs}`;
     const status = r.waiting ? 'waiting' : r.connection_closed ? 'closed' : gaveUp(r) ? 'gave-up' : r.responded_ms != null ? 'answered' : 'no-response';
     // Acknowledged, then lost: the producer was told NONE, and a new leader's log lacks them.
     const when = r.lost_ms != null ? `${answer(r, tr)}${tr.t('clause.sep')}${tr.t('responses.lost', { at: r.lost_ms })}` : answer(r, tr);

@@ -3,6 +3,7 @@
 export default {
   'list.sep': ', ',
   'clause.sep': '; ',
+  'label.sep': ': ',
   'sentence.sep': ' ',
   'unknown': 'unknown',
   'none': 'none',

@@ -46,7 +46,7 @@ export default {
   'scenarios.spec': '规范中的场景',
   'scenarios.more': '更多场景',
   'scenarios.whatIfs': '假设情形：两次运行并排对比',
-  'scenarios.opened': '{what}（来自 {from}）',
+  'scenarios.opened': '{what}（来自{from}）',
   'scenarios.openedAt': '{from} · {what}',
   'scenarios.withYourActions': '{scenario}，含你的操作',
   'scenarios.opened.live': '实时会话',

@@ -2,6 +2,7 @@
 export default {
   'list.sep': '，',
   'clause.sep': '；',
+  'label.sep': '：',
   'sentence.sep': '',
   'unknown': '未知',
   'none': '无',
