@@ -3,7 +3,7 @@
 //! store (a `BinaryHeap` of deadlines + a `HashMap` of operations, lazy deletion) on the very same
 //! schedule.
 //!
-//! The workload, its schedule, the replay and the crate's store live in `src/plumbing/workload.rs` (see
+//! The workload, its schedule, the replay and the crate's store live in `src/purgatory/workload.rs` (see
 //! there), shared with the wasm bench page (`www/bench.html`) and
 //! `examples/purgatory_workload.rs`, so wasm and native run the same code.
 //!
@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use purgatory_playground::plumbing::workload::{
+use purgatory_playground::purgatory::workload::{
     replay, CratePurgatory, FakeOperation, Outcome, Schedule, Store, REQUESTS, TIMEOUT_MS,
 };
 

@@ -6,7 +6,7 @@
 //   BENCH_REQUESTS=6000000 BENCH_ROUNDS=3   the schedule's size (it must match the file) and rounds
 //   BENCH_DIAGNOSTIC=0               skip the second table (the purge out of the way)
 //
-// Three contenders replay the same schedule (src/plumbing/workload.rs: Kafka's
+// Three contenders replay the same schedule (src/purgatory/workload.rs: Kafka's
 // TestPurgatoryPerformance workload, about 1 M pending): the crate's purgatory natively, the
 // shipped wasm build in headless Chromium, and Apache Kafka's DelayedOperationPurgatory with its
 // timing wheel and reaper thread (tools/kafka-purgatory-bench). Their replays are interleaved
@@ -124,7 +124,7 @@ function memoryBound() {
 const node = await startNodeServer(SERVE_ROOT);
 const browser = await launchBrowser();
 try {
-  console.log(`Kafka's purgatory workload (TestPurgatoryPerformance's, src/plumbing/workload.rs): ${REQUESTS.toLocaleString('en')} requests, about 1 M pending, ${ROUNDS} rounds`);
+  console.log(`Kafka's purgatory workload (TestPurgatoryPerformance's, src/purgatory/workload.rs): ${REQUESTS.toLocaleString('en')} requests, about 1 M pending, ${ROUNDS} rounds`);
   console.log(`Apache Kafka ${KAFKA_VERSION}: DelayedOperationPurgatory, its timing wheel and reaper thread, purge interval 1,000, JVM flags of kafka-server-start.sh (${[...KAFKA_HEAP, ...KAFKA_JVM_PERFORMANCE_OPTS].join(' ')})`);
   const sides = [await kafkaWorkload(), await nativeWorkload(REQUESTS), await wasmWorkload(browser, node.url, 'shipped wasm', REQUESTS)];
   let result;

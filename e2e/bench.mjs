@@ -6,7 +6,7 @@
 // 2. Frames: www/bench.html?mode=frames, the <purgatory-playground> element with 10,000 acks=all
 //    requests waiting over 100 partitions (3 brokers, followers 1 and 2 paused), playing at 1x:
 //    sim + render ms per frame (median, p95), fps, and where the time goes.
-// 3. Kafka's purgatory workload (src/plumbing/workload.rs), native (examples/purgatory_workload.rs, cargo's
+// 3. Kafka's purgatory workload (src/purgatory/workload.rs), native (examples/purgatory_workload.rs, cargo's
 //    release profile) and wasm (www/bench.html?mode=workload, the shipping build flags with the
 //    `workload` feature: `scripts/build-wasm.sh --bench`) on the same schedule, their replays
 //    interleaved round by round: wasm / native.

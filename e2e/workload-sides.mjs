@@ -1,4 +1,4 @@
-// The contenders of Kafka's purgatory workload (src/plumbing/workload.rs), each kept alive so
+// The contenders of Kafka's purgatory workload (src/purgatory/workload.rs), each kept alive so
 // that a bench interleaves their replays round by round (e2e/bench.mjs's `workload` part and
 // e2e/bench-kafka.mjs): a side's `replay()` times one replay of the same schedule and returns
 // { ms, cpu_ms, outcome, peak_kb, ... }. `outcome` is "completed expired ..." as each side prints it.

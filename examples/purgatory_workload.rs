@@ -1,4 +1,4 @@
-//! Native timing of Kafka's purgatory workload (`src/plumbing/workload.rs`), for `e2e/bench.mjs`,
+//! Native timing of Kafka's purgatory workload (`src/purgatory/workload.rs`), for `e2e/bench.mjs`,
 //! which runs the same replay in wasm in headless Chromium (and, with `BENCH_ONLY=kafka`, in
 //! Apache Kafka's own purgatory) and prints the ratios.
 //!
@@ -21,7 +21,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use purgatory_playground::plumbing::workload::{
+    use purgatory_playground::purgatory::workload::{
         replay_timed, CratePurgatory, Outcome, Schedule, REQUESTS,
     };
     use std::io::{BufRead, Write};

@@ -21,9 +21,8 @@
 //! - [`compare`]: two runs side by side (two scenarios, or one and a what-if change): where
 //!   their traces part and what every request got in each.
 //! - [`plumbing`]: what the model is built with, not what it models: lookups compiled in place
-//!   in the size-optimised .wasm (`hot`), cache prefetches (`prefetch`), the next-fit free list
-//!   (`next_fit`), and Kafka's purgatory benchmark workload (`workload`, shared by the native
-//!   bench and the wasm bench page).
+//!   in the size-optimised .wasm (`hot`), cache prefetches (`prefetch`) and the next-fit free
+//!   list (`next_fit`).
 //! - `wasm` (wasm32 only): the one module that knows JavaScript exists.
 
 pub mod compare;

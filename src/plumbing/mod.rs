@@ -4,13 +4,7 @@
 //!   .wasm.
 //! - `prefetch`: a cache-line prefetch that overlaps the purgatory's independent misses.
 //! - `next_fit`: the next-fit search the slab's free slots use.
-//! - [`workload`]: Kafka's `TestPurgatoryPerformance` workload, shared by the native bench and
-//!   the wasm bench page (compiled into the .wasm only with the `workload` feature, so the shipped
-//!   module is unchanged).
 
 pub(crate) mod hot;
 pub(crate) mod next_fit;
 pub(crate) mod prefetch;
-#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
-#[doc(hidden)]
-pub mod workload;

@@ -20,6 +20,12 @@ mod fixed_hash;
 mod held;
 mod id_queue;
 mod watchers;
+/// Kafka's `TestPurgatoryPerformance` workload replayed against this purgatory: shared by the
+/// native bench and the wasm bench page (compiled into the .wasm only with the `workload`
+/// feature, so the shipped module is unchanged).
+#[cfg(any(not(target_arch = "wasm32"), feature = "workload"))]
+#[doc(hidden)]
+pub mod workload;
 
 use delayed_operations::Timeout;
 pub use delayed_operations::{Completion, Hooks, OpId, Purgatory, Watched, WatcherView};

@@ -14,8 +14,8 @@
 //!
 //! Not part of the model: floats are fine here (they only draw the schedule).
 
+use super::{Completion, Hooks, OpId, Purgatory};
 use crate::plumbing::hot::{self, at, at_mut};
-use crate::purgatory::{Completion, Hooks, OpId, Purgatory};
 
 pub const TIMEOUT_MS: u64 = 200;
 const MEDIAN_MS: f64 = 200.0;

@@ -7,12 +7,12 @@ use super::convert::to_js_object;
 use super::Playground;
 use crate::sim::view;
 
-/// Kafka's purgatory benchmark workload (`src/plumbing/workload.rs`), for the bench page only: the
+/// Kafka's purgatory benchmark workload (`src/purgatory/workload.rs`), for the bench page only: the
 /// schedule is drawn by `new`, and `run` replays it against a fresh purgatory, so the page times
 /// exactly what the native bench times.
 #[wasm_bindgen]
 pub struct PurgatoryWorkload {
-    schedule: crate::plumbing::workload::Schedule,
+    schedule: crate::purgatory::workload::Schedule,
 }
 
 #[wasm_bindgen]
@@ -20,15 +20,15 @@ impl PurgatoryWorkload {
     #[wasm_bindgen(constructor)]
     pub fn new(requests: u32) -> PurgatoryWorkload {
         PurgatoryWorkload {
-            schedule: crate::plumbing::workload::Schedule::new(requests.max(1) as usize),
+            schedule: crate::purgatory::workload::Schedule::new(requests.max(1) as usize),
         }
     }
 
     /// Replays the schedule once: its outcome and phases (`workload::Outcome::line`).
     pub fn run(&self) -> String {
-        let mut store = crate::plumbing::workload::CratePurgatory::new();
+        let mut store = crate::purgatory::workload::CratePurgatory::new();
         let (outcome, phases) =
-            crate::plumbing::workload::replay_timed(&self.schedule, &mut store, now_ms);
+            crate::purgatory::workload::replay_timed(&self.schedule, &mut store, now_ms);
         outcome.line(phases)
     }
 }

@@ -20,7 +20,7 @@ import org.apache.kafka.server.util.timer.SimulatedClockTimer;
 /**
  * Kafka's own purgatory on the crate's purgatory workload (issue 29): Apache Kafka's
  * {@code DelayedOperationPurgatory}, its timing wheel and its reaper thread, unchanged, replaying
- * the schedule that {@code src/plumbing/workload.rs} draws and replays against the crate's
+ * the schedule that {@code src/purgatory/workload.rs} draws and replays against the crate's
  * purgatory, read from the file {@code Schedule::write_file} writes
  * ({@code cargo run --release --example purgatory_workload -- N --write-schedule FILE}).
  *

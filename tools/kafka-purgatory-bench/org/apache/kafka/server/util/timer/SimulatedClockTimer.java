@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * check) is over. {@link #advanceTo} moves the clock to the next millisecond and returns once the
  * reaper has done that millisecond's round, so that at each millisecond Kafka expires and purges
  * before the arrivals and completions of it, exactly as the crate's replay does
- * ({@code src/plumbing/workload.rs}), and with the same pending operations.
+ * ({@code src/purgatory/workload.rs}), and with the same pending operations.
  */
 public final class SimulatedClockTimer implements Timer {
     private final ExecutorService taskExecutor;
