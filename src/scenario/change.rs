@@ -20,34 +20,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::settings::{Setting, SETTINGS};
 use super::{Scenario, ScenarioError};
-
-/// The config settings a what-if may change: the file's name and Kafka's (where Kafka has one).
-const CONFIG_KEYS: &[(&str, Option<&str>)] = &[
-    ("min_insync_replicas", Some("min.insync.replicas")),
-    ("replica_lag_time_max_ms", Some("replica.lag.time.max.ms")),
-    (
-        "replica_fetch_wait_max_ms",
-        Some("replica.fetch.wait.max.ms"),
-    ),
-    ("request_timeout_ms", Some("request.timeout.ms")),
-    // Kafka's setting is in seconds (`leader.imbalance.check.interval.seconds`): the file's name only.
-    ("leader_imbalance_check_interval_ms", None),
-    (
-        "broker_session_timeout_ms",
-        Some("broker.session.timeout.ms"),
-    ),
-    (
-        "broker_heartbeat_interval_ms",
-        Some("broker.heartbeat.interval.ms"),
-    ),
-    (
-        "producer_purgatory_purge_interval_requests",
-        Some("producer.purgatory.purge.interval.requests"),
-    ),
-    ("network_delay_ms", None),
-    ("alter_partition_delay_ms", None),
-];
 
 /// The longest change text read (a link or an attribute could carry anything).
 const MAX_CHANGE_CHARS: usize = 200;
@@ -112,10 +86,9 @@ impl Change {
             }),
             (None, name) => {
                 let name = name.strip_prefix("config.").unwrap_or(name);
-                let key = CONFIG_KEYS
-                    .iter()
-                    .find(|(file, kafka)| *file == name || *kafka == Some(name))
-                    .map(|(file, _)| *file)
+                let key = what_if_settings()
+                    .find(|s| s.file == name || s.kafka == Some(name))
+                    .map(|s| s.file)
                     .ok_or_else(|| unknown_setting(name))?;
                 let value = if key.ends_with("_ms") {
                     parse_ms(name, value)?
@@ -339,11 +312,13 @@ fn parse_digits(value: &str) -> Option<u64> {
     value.replace(['_', ','], "").parse::<u64>().ok()
 }
 
+/// The settings a what-if may change.
+fn what_if_settings() -> impl Iterator<Item = &'static Setting> {
+    SETTINGS.iter().filter(|s| s.what_if)
+}
+
 fn unknown_setting(name: &str) -> String {
-    let names: Vec<&str> = CONFIG_KEYS
-        .iter()
-        .map(|(file, kafka)| kafka.unwrap_or(file))
-        .collect();
+    let names: Vec<&str> = what_if_settings().map(Setting::what_if_name).collect();
     format!(
         "`{name}` is not something a what-if changes: acks, timeout_ms, actions[N].at_ms, \
          actions[N]=removed, or one of {}",
@@ -353,11 +328,9 @@ fn unknown_setting(name: &str) -> String {
 
 /// A config setting as a what-if names it: Kafka's name where Kafka has one, else the file's.
 fn config_name(key: &'static str) -> &'static str {
-    CONFIG_KEYS
-        .iter()
-        .find(|(file, _)| *file == key)
-        .and_then(|(_, kafka)| *kafka)
-        .unwrap_or(key)
+    what_if_settings()
+        .find(|s| s.file == key)
+        .map_or(key, Setting::what_if_name)
 }
 
 /// acks as a what-if writes them: `all`, `0`, `1`.

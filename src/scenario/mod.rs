@@ -22,6 +22,7 @@ mod phases;
 pub(crate) mod read;
 mod run;
 mod session;
+mod settings;
 mod story;
 mod write;
 

@@ -18,6 +18,7 @@ use super::read::{
     string, IntRange, Object, Read,
 };
 use super::session::{read_session, SessionInfo};
+use super::settings::{self, SETTINGS};
 use super::story::{read_story, StoryStep};
 use crate::kafka::config::{Config, TopicSpec};
 use crate::sim::action::TimedAction;
@@ -96,28 +97,8 @@ const ROOT_FIELDS: &[&str] = &[
     "phases",
     "compare",
 ];
-const CONFIG_FIELDS: &[&str] = &[
-    "brokers",
-    "min_insync_replicas",
-    "replica_lag_time_max_ms",
-    "replica_fetch_wait_max_ms",
-    "network_delay_ms",
-    "alter_partition_delay_ms",
-    "broker_session_timeout_ms",
-    "broker_heartbeat_interval_ms",
-    "producer_purgatory_purge_interval_requests",
-    "request_timeout_ms",
-    "leader_imbalance_check_interval_ms",
-];
 const TOPIC_FIELDS: &[&str] = &["name", "partitions", "replication_factor"];
 
-/// Kafka's int config bound: times and counts are Java ints.
-const JAVA_INT_MAX: i128 = i32::MAX as i128;
-const TIME_MS: IntRange = IntRange::new(0, JAVA_INT_MAX);
-const BROKERS: IntRange = IntRange::new(1, 64);
-/// Kafka: `min.insync.replicas` is validated `atLeast(1)`.
-const MIN_INSYNC_REPLICAS: IntRange = IntRange::new(1, JAVA_INT_MAX);
-const PURGE_INTERVAL: IntRange = IntRange::new(0, JAVA_INT_MAX);
 const PARTITIONS: IntRange = IntRange::new(1, 1024);
 const RUN_UNTIL_MS: IntRange = IntRange::new(0, 604_800_000);
 const SEED: IntRange = IntRange::new(0, u64::MAX as i128);
@@ -185,58 +166,15 @@ fn read_scenario(value: &Value, path: &Path) -> Read<Scenario> {
 
 fn read_config(value: &Value, path: &Path) -> Read<Config> {
     let fields = object(value, path, "an object")?;
-    check_fields(fields, path, CONFIG_FIELDS)?;
+    check_fields(fields, path, &settings::file_names())?;
     let mut config = Config::default();
-    let read = |name: &str, range: IntRange, default: u64| -> Read<u64> {
-        match fields.get(name) {
-            Some(value) => Ok(integer(value, &path.key(name), range)? as u64),
-            None => Ok(default),
+    for setting in SETTINGS {
+        if let Some(value) = fields.get(setting.file) {
+            let n = integer(value, &path.key(setting.file), setting.range)?;
+            // Within the setting's range, which is within its field's type.
+            (setting.set)(&mut config, n as u64);
         }
-    };
-    // The ranges bound every value to u32 or below, so the narrowing casts cannot truncate.
-    config.brokers = read("brokers", BROKERS, config.brokers.into())? as u32;
-    config.min_insync_replicas = read(
-        "min_insync_replicas",
-        MIN_INSYNC_REPLICAS,
-        config.min_insync_replicas.into(),
-    )? as u32;
-    config.replica_lag_time_max_ms = read(
-        "replica_lag_time_max_ms",
-        TIME_MS,
-        config.replica_lag_time_max_ms,
-    )?;
-    config.replica_fetch_wait_max_ms = read(
-        "replica_fetch_wait_max_ms",
-        TIME_MS,
-        config.replica_fetch_wait_max_ms,
-    )?;
-    config.network_delay_ms = read("network_delay_ms", TIME_MS, config.network_delay_ms)?;
-    config.alter_partition_delay_ms = read(
-        "alter_partition_delay_ms",
-        TIME_MS,
-        config.alter_partition_delay_ms,
-    )?;
-    config.broker_session_timeout_ms = read(
-        "broker_session_timeout_ms",
-        TIME_MS,
-        config.broker_session_timeout_ms,
-    )?;
-    config.broker_heartbeat_interval_ms = read(
-        "broker_heartbeat_interval_ms",
-        TIME_MS,
-        config.broker_heartbeat_interval_ms,
-    )?;
-    config.producer_purgatory_purge_interval_requests = read(
-        "producer_purgatory_purge_interval_requests",
-        PURGE_INTERVAL,
-        config.producer_purgatory_purge_interval_requests,
-    )?;
-    config.request_timeout_ms = read("request_timeout_ms", TIME_MS, config.request_timeout_ms)?;
-    config.leader_imbalance_check_interval_ms = read(
-        "leader_imbalance_check_interval_ms",
-        TIME_MS,
-        config.leader_imbalance_check_interval_ms,
-    )?;
+    }
     Ok(config)
 }
 
