@@ -100,13 +100,23 @@ export default async function scenarioSpec(ctx) {
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.live === true);
   const reopened = await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).map((a) => a.action));
   ctx.assert(JSON.stringify(reopened) === '["pause_follower","produce"]', `the left session came back with its actions: ${JSON.stringify(reopened)}`);
-  // A reload (or Back) of the page loses nothing: the session is offered back in the same tab.
+  // A reload (or Back) of the page loses nothing: the session is offered back in the same tab,
+  // and again after leaving the offer for another page and coming Back.
   await page.reload({ waitUntil: 'load' });
+  await playgroundsReady(page);
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  const here = page.url();
+  await page.goto(`${ctx.baseURL}?scenario=s01-happy-path`, { waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.goBack({ waitUntil: 'load' });
+  ctx.assert(page.url() === here, `back where the offer was: ${page.url()}`);
   await playgroundsReady(page);
   await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
   await page.click('[data-testid="reopen-left"]');
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim.actions().filter((a) => a.by_user).length === 2);
   // Restarted from 0 ms, a session reopened from its file keeps its actions: nothing to offer back.
+  const restartedAt = await onPlayground(page, async (el) => { await el.app.playback.restart({ play: false }); return el.nowMs; });
+  ctx.assert(restartedAt === 0, `at 0 ms, not at the instant its file was saved at: ${restartedAt}`);
   await page.click('[data-testid="restart"]');
   await page.waitForTimeout(300);
   ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).length) === 2, 'a reopened session restarts with its actions');

@@ -109,6 +109,13 @@ export default async function timeTravel(ctx) {
   await onPlayground(page, (el) => el.seek(25000));
   ctx.assert(await page.locator('[data-testid="fork-confirm"]').count() === 0, 'a seek takes the question about the instant it left');
   await onPlayground(page, (el) => el.seek(20000));
+  // Asked while playing, the clock waits at the instant asked about.
+  await onPlayground(page, (el) => el.play());
+  await page.click('[data-testid="pause-follower-1"]');
+  await page.waitForSelector('[data-testid="fork-confirm"]');
+  ctx.assert(!(await onPlayground(page, (el) => el.playing)), 'the question pauses the clock');
+  await page.click('[data-testid="fork-cancel"]');
+  await onPlayground(page, (el) => el.seek(20000));
   await page.click('[data-testid="pause-follower-1"]');
   await page.waitForSelector('[data-testid="fork-confirm"]');
   await ctx.screenshot(page, 'timetravel-fork-confirm', { fullPage: false });

@@ -29,6 +29,8 @@ export class Acting {
   act(cmd, then, times = 1) {
     const preview = this.app.sim.forkPreview();
     if (preview && this.askFork && (preview.user_actions === 0 || preview.user_actions_dropped > 0)) {
+      // The question is about this instant: the clock waits at it for the answer.
+      if (this.app.playback.playing) this.app.playback.halt();
       const dropped = preview.user_actions_dropped;
       const where = { at: preview.at_ms, frontier: preview.frontier_ms, count: String(dropped) };
       const question = this.app.tr.t(dropped ? 'fork.question.actions' : 'fork.question', where);

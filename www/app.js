@@ -355,7 +355,7 @@ export class PlaygroundApp {
     if (done.forked) this.sayForked(done.at_ms - 1);
     if (done.continued_live) this.notice('ok', this.tr.t('app.continuedLive'));
     // In the run, as in a file, and changing nothing: said where the person looks, not only in the log.
-    if (done.ignored) this.notice('bad', this.tr.t('log.action_ignored', { action: cmd.action, reason: reasonText(done.ignored, this.tr) }));
+    if (done.ignored) this.notice('warn', this.tr.t('log.action_ignored', { action: cmd.action, reason: reasonText(done.ignored, this.tr) }));
     // A new future of a scenario is computed ahead again, so its whole timeline shows. Acting
     // again within it does not ask (see Controls.act) unless it would drop actions of one's own.
     if (done.forked) this.complete = false;
@@ -457,12 +457,21 @@ export class PlaygroundApp {
     if (el && line) render(el, line.html);
     else if (el) el.replaceChildren();
     if (!line) return;
-    const wall = performance.now();
     const sr = this.$('.live-sr');
-    if (sr && wall - this.announcedAt >= ANNOUNCE_EVERY_MS) {
-      this.announcedAt = wall;
-      sr.textContent = line.text;
-    }
+    if (!sr) return;
+    // At most one line every ANNOUNCE_EVERY_MS; the latest line of a window that spoke already
+    // is spoken at its end, so that what the narration ends on is heard.
+    this.unspoken = line.text;
+    const wait = this.announcedAt + ANNOUNCE_EVERY_MS - performance.now();
+    if (wait <= 0) this.announce(sr);
+    else this.announceTimer ??= setTimeout(() => { this.announceTimer = null; if (!this.destroyed) this.announce(sr); }, wait);
+  }
+
+  announce(sr) {
+    if (this.unspoken == null) return;
+    this.announcedAt = performance.now();
+    sr.textContent = this.unspoken;
+    this.unspoken = null;
   }
 
   /** Redraws everything now. */
@@ -595,6 +604,7 @@ export class PlaygroundApp {
   /** For good; `keepHandle`: the model's handle goes on in new views (a remount), not freed. */
   destroy({ keepHandle = false } = {}) {
     this.destroyed = true;
+    clearTimeout(this.announceTimer);
     this.controls.dispose();
     this.comparison?.end({ redraw: false });
     this.clock.stop();

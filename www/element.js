@@ -78,7 +78,8 @@ export class PurgatoryPlayground extends HTMLElement {
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
     // The full page left (a reload, Back): a session of one's own is kept for the tab's next load.
-    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForReload(keepOwn(this.app)); };
+    // An offer not taken yet is kept again, so that Back after leaving it offers it still.
+    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForReload(keepOwn(this.app) ?? this.leftOffer ?? null); };
     // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>; its
     // language switch, <html lang>.
     this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
@@ -445,7 +446,10 @@ export class PurgatoryPlayground extends HTMLElement {
       else app.notice('hint', app.tr.t('welcome.hint'));
     }
     // The session of one's own the tab's last load was left with, offered back.
-    if (this.opts.layout === 'page') offerBack(app, takeKeptForReload());
+    if (this.opts.layout === 'page' && this.leftOffer === undefined) {
+      this.leftOffer = takeKeptForReload();
+      offerBack(app, this.leftOffer);
+    }
     this.updateRunning();
     this.reveal();
     this.setAttribute('ready', '');

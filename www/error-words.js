@@ -72,9 +72,15 @@ function read(text, prefix) {
 /** How the model's message `text` is built, or null if it is not one of the templates. */
 export const readError = (text) => read(String(text), 'err.');
 
+/** The variables that are lists the model joins with ", ": joined in the reader's language. */
+const LISTS = new Set(['list', 'fields']);
+
 function write(reading, tr) {
   const vars = {};
-  for (const [name, value] of Object.entries(reading.vars)) vars[name] = typeof value === 'string' ? value : write(value, tr);
+  for (const [name, value] of Object.entries(reading.vars)) {
+    if (typeof value !== 'string') vars[name] = write(value, tr);
+    else vars[name] = LISTS.has(name) ? value.split(', ').join(tr.t('list.sep')) : value;
+  }
   return tr.t(reading.key, vars);
 }
 

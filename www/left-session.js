@@ -22,7 +22,8 @@ export function offerBack(app, kept) {
     if (msg) app.notice('bad', tr.t('session.left.notReopened', { error: msg }), { download: kept.source.text });
     else app.host.syncUrl?.();
   };
-  app.notice('warn', tr.t('session.left', { count: kept.own }), {
+  // A kind of its own: a link's warning on the same load (a session opened short) stays beside it.
+  app.notice('left', tr.t('session.left', { count: kept.own }), {
     choices: [{ label: tr.t('session.left.reopen'), testid: 'reopen-left', primary: true, run: reopen }],
     download: kept.source.text,
   });

@@ -20,8 +20,9 @@ export class Notices {
   }
 
   /**
-   * Shows a line of kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork` or `hint` (the first
-   * visit's suggestion) or `welcome` (a first visit's ways in), replacing the one of its kind: with
+   * Shows a line of kind `ok`, `warn`, `bad`, `bp` (breakpoint), `fork`, `left` (a session
+   * closed, offered back), `hint` (the first visit's suggestion) or `welcome` (a first visit's ways
+   * in), replacing the one of its kind: with
    * `choices` (buttons and links, each closing the line), an Undo button, or one that downloads
    * `download` (a session file's text); `dismissed` runs when the reader closes it with ×.
    */

@@ -126,10 +126,11 @@ export class Playback {
   restart({ play = this.app.live } = {}) {
     const app = this.app;
     app.story.stop();
-    if (!app.source) return;
+    if (!app.source) return Promise.resolve();
     // Begun anew without the person's actions: they are offered back, as when another session opens.
     const kept = keepOwn(app);
-    app.open(app.source, { play }).then((error) => {
+    // At 0 ms: a session reopened from its file would otherwise open at its saved instant.
+    return app.open(app.source, { play, at: 0 }).then((error) => {
       if (error) return app.notice('bad', error);
       // A session reopened from its file restarts with the file's actions.
       const own = app.guard(() => app.sim.actions().filter((a) => a.by_user).length) ?? 0;
