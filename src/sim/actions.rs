@@ -8,8 +8,8 @@ use super::Simulation;
 use crate::kafka::errors::ErrorCode;
 use crate::kafka::messages::ProduceCall;
 use crate::kafka::reasons;
-use crate::kafka::requests::{PartitionAnswer, ProduceRecord, RequestIdx};
-use crate::kafka::trace::{Event, EventId, TpName};
+use crate::kafka::requests::{PartitionAnswer, ProduceRecord};
+use crate::kafka::trace::{Event, TpName};
 use crate::kafka::BrokerId;
 
 impl Simulation {
@@ -71,10 +71,62 @@ impl Simulation {
         });
         let timeout_ms = spec.timeout_ms.unwrap_or(self.config.request_timeout_ms);
         let down = (broker.0 as usize) >= self.brokers.len() || !self.is_serving(broker);
-        let request = self.log_request(spec, broker, timeout_ms, down, unknown);
-        let received = self.trace_received(spec, broker, timeout_ms);
+        // Borrows only the names, so the answers can go straight into the request log.
+        let topics = &self.topic_names;
+        let partitions = spec
+            .records
+            .iter()
+            .enumerate()
+            .map(|(slot, r)| PartitionAnswer {
+                topic: shared_topic_name(topics, &r.topic),
+                partition: r.partition,
+                error: (unknown(slot) && !down).then_some(ErrorCode::UnknownTopicOrPartition),
+                base_offset: -1,
+                count: u64::from(r.count),
+                leader_epoch: 0,
+            });
+        let record = ProduceRecord {
+            id: Rc::clone(&spec.id),
+            broker,
+            acks: spec.acks,
+            timeout_ms,
+            received_ms: self.now_ms,
+            responded_ms: None,
+            connection_closed: down,
+            client_gave_up: false,
+        };
+        let request = self.requests.push(record, partitions);
+        let received = self
+            .trace
+            .emit(self.now_ms, None, || Event::ProduceReceived {
+                request: spec.id.to_string(),
+                broker,
+                acks: spec.acks,
+                timeout_ms,
+                partitions: spec
+                    .records
+                    .iter()
+                    .map(|r| {
+                        (
+                            format!("{}-{}", r.topic, r.partition).into(),
+                            r.count as u64,
+                        )
+                    })
+                    .collect(),
+            });
         if down {
-            return self.refuse_connection(spec, broker, received);
+            let reason = if (broker.0 as usize) < self.brokers.len() && self.is_running(broker) {
+                reasons::not_registered(broker)
+            } else {
+                reasons::connection_refused(broker)
+            };
+            self.trace
+                .emit(self.now_ms, received, || Event::ConnectionClosed {
+                    request: spec.id.to_string(),
+                    broker,
+                    reason,
+                });
+            return;
         }
         for (slot, r) in spec.records.iter().enumerate() {
             if unknown(slot) {
@@ -100,84 +152,6 @@ impl Simulation {
         self.with_broker(broker, |b, ctx| b.handle_produce(&call, received, ctx));
         self.produce_partitions = call.partitions;
         self.refresh_reaper_wake(broker);
-    }
-
-    /// The request in the request log, each partition's answer still to come (an unknown one's
-    /// already known, unless the broker is down and answers nothing).
-    fn log_request(
-        &mut self,
-        spec: &ProduceSpec,
-        broker: BrokerId,
-        timeout_ms: u64,
-        down: bool,
-        unknown: impl Fn(usize) -> bool,
-    ) -> RequestIdx {
-        // Borrows only the names, so the answers can go straight into the request log.
-        let topics = &self.topic_names;
-        let partitions = spec
-            .records
-            .iter()
-            .enumerate()
-            .map(|(slot, r)| PartitionAnswer {
-                topic: shared_topic_name(topics, &r.topic),
-                partition: r.partition,
-                error: (unknown(slot) && !down).then_some(ErrorCode::UnknownTopicOrPartition),
-                base_offset: -1,
-                count: u64::from(r.count),
-                leader_epoch: 0,
-            });
-        let record = ProduceRecord {
-            id: Rc::clone(&spec.id),
-            broker,
-            acks: spec.acks,
-            timeout_ms,
-            received_ms: self.now_ms,
-            responded_ms: None,
-            connection_closed: down,
-            client_gave_up: false,
-        };
-        self.requests.push(record, partitions)
-    }
-
-    fn trace_received(
-        &mut self,
-        spec: &ProduceSpec,
-        broker: BrokerId,
-        timeout_ms: u64,
-    ) -> Option<EventId> {
-        self.trace
-            .emit(self.now_ms, None, || Event::ProduceReceived {
-                request: spec.id.to_string(),
-                broker,
-                acks: spec.acks,
-                timeout_ms,
-                partitions: spec
-                    .records
-                    .iter()
-                    .map(|r| {
-                        (
-                            format!("{}-{}", r.topic, r.partition).into(),
-                            r.count as u64,
-                        )
-                    })
-                    .collect(),
-            })
-    }
-
-    /// A request to a broker that is down, or not registered yet: the connection is refused, and
-    /// nothing answers it.
-    fn refuse_connection(&mut self, spec: &ProduceSpec, broker: BrokerId, cause: Option<EventId>) {
-        let reason = if (broker.0 as usize) < self.brokers.len() && self.is_running(broker) {
-            reasons::not_registered(broker)
-        } else {
-            reasons::connection_refused(broker)
-        };
-        self.trace
-            .emit(self.now_ms, cause, || Event::ConnectionClosed {
-                request: spec.id.to_string(),
-                broker,
-                reason,
-            });
     }
 
     fn set_paused(&mut self, broker: BrokerId, paused: bool) {
