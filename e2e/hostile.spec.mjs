@@ -215,7 +215,7 @@ export default async function hostileSpec(ctx) {
     for (const index of [0, 1]) {
       // The run is computed ahead while the page is idle, which a busy machine may not have
       // reached yet: compute it to 100 ms first, or the seek stops at the frontier.
-      await onPlayground(page, (el) => { el.app.computeUntil(100); el.app.playback.seek(100); el.app.select('p2'); el.app.refresh(); }, null, index);
+      await onPlayground(page, (el) => { el.app.playback.computeUntil(100); el.app.playback.seek(100); el.app.select('p2'); el.app.refresh(); }, null, index);
       const code = await onPlayground(page, (el) => el.shadowRoot.querySelector('.cp-body').textContent, null, index);
       ctx.assert(code.includes(P.topic), `element ${index}: the code path shows the topic literally`);
     }

@@ -24,13 +24,12 @@ import { render } from './html.js';
 import { linkParam } from './share.js';
 import { reasonText } from './says.js';
 import { remember } from './settings.js';
+import { Announcer } from './announcer.js';
 
 /** While playing, the heavier panels redraw at most this often (wall ms). */
 const SLOW_PANEL_MS = 120;
 /** Wall ms per frame spent computing a scenario's run ahead. */
 const EXTEND_BUDGET_MS = 4;
-/** The narration's live region speaks at most this often (wall ms). */
-const ANNOUNCE_EVERY_MS = 2500;
 
 export class PlaygroundApp {
   /**
@@ -88,7 +87,7 @@ export class PlaygroundApp {
     this.model = null;
     this.source = null;
     this.selected = null;
-    this.announcedAt = 0;
+    this.announcer = new Announcer(() => this.$('.live-sr'));
   }
 
   // ---- Opening a session -------------------------------------------------------------------
@@ -146,7 +145,7 @@ export class PlaygroundApp {
     if (handle) this.guard(() => this.sim.retell());
     /** What a link asked of this run that it cannot give, said by the caller beside the link's own problems. */
     this.linkNotes = [];
-    if (at != null) this.guard(() => { this.computeUntil(at); this.sim.seek(at); });
+    if (at != null) this.guard(() => { this.playback.computeUntil(at); this.sim.seek(at); });
     // A run that ends sooner opens at its end.
     if (at != null && this.sim.nowMs < at) this.linkNotes.push(this.tr.t('link.pastEnd', { param: linkParam('t', String(at)), end: this.tr.num(this.sim.nowMs) }));
     // A saved session whose instant the model would take long to reach opens short of it.
@@ -226,27 +225,6 @@ export class PlaygroundApp {
     return produce ? produce.id : null;
   }
 
-  /**
-   * Computes the run at least to `ms` now (to open a link at its instant, or to seek there): a
-   * scenario's ahead of the playhead; a live session's by going there from its frontier, no
-   * action of the person's coming meanwhile (as playing there would), over any breakpoint. At most
-   * `calls` calls into the model (each a bounded piece of work); false if they ran out first.
-   */
-  computeUntil(ms, { calls = 10000 } = {}) {
-    for (let i = 0; i < calls; i++) {
-      const e = this.sim.extent();
-      const to = Math.min(ms, e.horizon_ms);
-      if (e.frontier_ms >= to) return true;
-      if (e.live) {
-        if (this.sim.nowMs < e.frontier_ms) this.sim.seek(e.frontier_ms);
-        const at = this.sim.nowMs;
-        if (this.sim.advance(to - at, false).now_ms === at) return true;
-      } else if (e.complete) return true;
-      else this.sim.extend(50000);
-    }
-    return false;
-  }
-
   freeHandle() {
     try { this.sim.free(); } catch { /* a handle that trapped cannot be freed; it is dropped */ }
   }
@@ -286,7 +264,7 @@ export class PlaygroundApp {
       this.model = await freshModel(this.model);
       const sim = this.model.Playground.fromScenario(saved, this.source?.curated);
       this.sim = sim;
-      this.computeUntil(at);
+      this.playback.computeUntil(at);
       sim.seek(at);
       if (this.selected) sim.select(this.selected);
       this.history.reset();
@@ -457,21 +435,7 @@ export class PlaygroundApp {
     if (el && line) render(el, line.html);
     else if (el) el.replaceChildren();
     if (!line) return;
-    const sr = this.$('.live-sr');
-    if (!sr) return;
-    // At most one line every ANNOUNCE_EVERY_MS; the latest line of a window that spoke already
-    // is spoken at its end, so that what the narration ends on is heard.
-    this.unspoken = line.text;
-    const wait = this.announcedAt + ANNOUNCE_EVERY_MS - performance.now();
-    if (wait <= 0) this.announce(sr);
-    else this.announceTimer ??= setTimeout(() => { this.announceTimer = null; if (!this.destroyed) this.announce(sr); }, wait);
-  }
-
-  announce(sr) {
-    if (this.unspoken == null) return;
-    this.announcedAt = performance.now();
-    sr.textContent = this.unspoken;
-    this.unspoken = null;
+    this.announcer.say(line.text);
   }
 
   /** Redraws everything now. */
@@ -604,7 +568,7 @@ export class PlaygroundApp {
   /** For good; `keepHandle`: the model's handle goes on in new views (a remount), not freed. */
   destroy({ keepHandle = false } = {}) {
     this.destroyed = true;
-    clearTimeout(this.announceTimer);
+    this.announcer.stop();
     this.controls.dispose();
     this.comparison?.end({ redraw: false });
     this.clock.stop();

@@ -24,13 +24,9 @@ import { html, render } from './html.js';
 import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 import { errorWords } from './error-words.js';
-import { firstVisit, keepForReload, remember, rememberedLanguage, rememberLanguage, takeKeptForReload } from './settings.js';
-import { keepOwn, offerBack } from './left-session.js';
+import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
+import { keepForNextLoad, offerLastLoad } from './left-session.js';
 import { checkCommandArgument, checkSeekArgument } from './api-args.js';
-
-/** Calls into the model a seek makes at once: 100 of 40,000 units, the 4,000,000 that opening a
- * saved session computes at most (src/session/mod.rs, MAX_OPEN_WORK). */
-const SEEK_CALLS = 100;
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
 const LAYOUT_ATTRS = ['views', 'controls', 'layout', 'lang'];
@@ -77,9 +73,8 @@ export class PurgatoryPlayground extends HTMLElement {
     });
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
-    // The full page left (a reload, Back): a session of one's own is kept for the tab's next load.
-    // An offer not taken yet is kept again, so that Back after leaving it offers it still.
-    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForReload(keepOwn(this.app) ?? this.leftOffer ?? null); };
+    // The full page left (a reload, Back): see `keepForNextLoad`.
+    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForNextLoad(this.app, this.leftOffer); };
     // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>; its
     // language switch, <html lang>.
     this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
@@ -446,10 +441,7 @@ export class PurgatoryPlayground extends HTMLElement {
       else app.notice('hint', app.tr.t('welcome.hint'));
     }
     // The session of one's own the tab's last load was left with, offered back.
-    if (this.opts.layout === 'page' && this.leftOffer === undefined) {
-      this.leftOffer = takeKeptForReload();
-      offerBack(app, this.leftOffer);
-    }
+    if (this.opts.layout === 'page' && this.leftOffer === undefined) this.leftOffer = offerLastLoad(app);
     this.updateRunning();
     this.reveal();
     this.setAttribute('ready', '');
@@ -565,12 +557,7 @@ export class PurgatoryPlayground extends HTMLElement {
     checkSeekArgument(ms);
     this.requireOpen('seek');
     // Past the end it stops at the end; a live run's end is the longest run the model makes.
-    const at = Math.min(ms, MAX_INSTANT_MS);
-    // As much as opening a saved session computes at once (about a second); a busy cluster far
-    // ahead is reached by playing on, as there.
-    const reached = this.app.computeUntil(at, { calls: SEEK_CALLS });
-    this.app.playback.seek(reached ? at : Math.min(at, this.app.sim.extent().frontier_ms));
-    if (!reached) this.app.notice('warn', this.app.tr.t('seek.short', { asked: this.app.tr.num(at), at: this.app.tr.num(this.app.sim.nowMs) }));
+    this.app.playback.seekComputing(Math.min(ms, MAX_INSTANT_MS));
   }
 
   /** Applies an action (scenario-format.md's actions, without `at_ms`) at the next instant. */

@@ -1,5 +1,7 @@
 // A session with actions of the person's own, replaced by another (a scenario picked, a new
-// setup, a file opened): kept before it goes, said once it has, and offered back.
+// setup, a file opened, a restart, the page reloaded): kept before it goes, said once it has, and
+// offered back.
+import { keepForReload, takeKeptForReload } from './settings.js';
 
 /**
  * The open session of `app` as it stands, when it holds actions of the person's own: what opening
@@ -27,4 +29,20 @@ export function offerBack(app, kept) {
     choices: [{ label: tr.t('session.left.reopen'), testid: 'reopen-left', primary: true, run: reopen }],
     download: kept.source.text,
   });
+}
+
+/**
+ * The full page is left (a reload, Back): the session of one's own is kept for the tab's next
+ * load, or, with none, the offer this load made and nobody took (so Back after leaving it offers
+ * it still).
+ */
+export function keepForNextLoad(app, offered) {
+  keepForReload(keepOwn(app) ?? offered ?? null);
+}
+
+/** Offers back what the tab's last load was left with; returns it (null for nothing). */
+export function offerLastLoad(app) {
+  const kept = takeKeptForReload();
+  offerBack(app, kept);
+  return kept;
 }

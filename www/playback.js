@@ -7,6 +7,10 @@ import { SimClock } from './clock.js';
 import { hitText } from './says.js';
 import { keepOwn, offerBack } from './left-session.js';
 
+/** Calls into the model a seek makes at once: 100 of 40,000 units, the 4,000,000 that opening a
+ * saved session computes at most (src/session/mod.rs, MAX_OPEN_WORK). */
+const SEEK_CALLS = 100;
+
 export class Playback {
   /** @param {import('./app.js').PlaygroundApp} app */
   constructor(app) {
@@ -120,6 +124,40 @@ export class Playback {
     app.ingest();
     this.checkEnd();
     app.refresh();
+  }
+
+  /**
+   * Computes the run at least to `ms` now (to open a link at its instant, or to seek there): a
+   * scenario's ahead of the playhead; a live session's by going there from its frontier, no
+   * action of the person's coming meanwhile (as playing there would), over any breakpoint. At most
+   * `calls` calls into the model (each a bounded piece of work); false if they ran out first.
+   */
+  computeUntil(ms, { calls = 10000 } = {}) {
+    const { sim } = this.app;
+    for (let i = 0; i < calls; i++) {
+      const e = sim.extent();
+      const to = Math.min(ms, e.horizon_ms);
+      if (e.frontier_ms >= to) return true;
+      if (e.live) {
+        if (sim.nowMs < e.frontier_ms) sim.seek(e.frontier_ms);
+        const at = sim.nowMs;
+        if (sim.advance(to - at, false).now_ms === at) return true;
+      } else if (e.complete) return true;
+      else sim.extend(50000);
+    }
+    return false;
+  }
+
+  /**
+   * Seeks to `at`, computing the run there first (the element's `seek`), as much as opening a
+   * saved session computes at once (SEEK_CALLS); a busy cluster farther ahead stops short, says
+   * so, and is reached by playing on.
+   */
+  seekComputing(at) {
+    const app = this.app;
+    const reached = this.computeUntil(at, { calls: SEEK_CALLS });
+    this.seek(reached ? at : Math.min(at, app.sim.extent().frontier_ms));
+    if (!reached) app.notice('warn', app.tr.t('seek.short', { asked: app.tr.num(at), at: app.tr.num(app.sim.nowMs) }));
   }
 
   /** Opens the session again from 0 ms (playing if asked; a live session plays by default). */

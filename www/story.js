@@ -147,7 +147,7 @@ export class Story {
     this.stopAt = null;
     this.app.playback.setPlaying(false);
     if (this.app.sim.nowMs !== at) {
-      this.app.computeUntil(at);
+      this.app.playback.computeUntil(at);
       this.app.playback.seek(at);
     }
     this.show(i, { scroll });

@@ -174,7 +174,7 @@ function menusMarkup(opts) {
 /**
  * The narration, the Kafka check's word and the notices, between the timeline and the views. The
  * narration is not a live region: a busy run rewrites it every few ms, and `.live-sr` speaks its
- * lines at most every ANNOUNCE_EVERY_MS (app.js), for the first run alone.
+ * lines at most every ANNOUNCE_EVERY_MS (announcer.js), for the first run alone.
  */
 function news(opts, has) {
   return html`${has('narration') ? html`<p class="narration" data-testid="${prefix(opts)}narration" data-story="${prefix(opts)}narration" data-empty="${opts.tr.t('narration.empty')}"></p>` : null}
