@@ -5,12 +5,11 @@
 
 use purgatory_playground::scenario::run_scenario;
 use purgatory_playground::scenario::Scenario;
-use purgatory_playground::sim::view;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn run(text: &str) -> String {
     let scenario = Scenario::from_json(text).expect("curated scenario parses");
-    view::result_json(&run_scenario(&scenario, None).expect("runs"))
+    run_scenario(&scenario, None).expect("runs").to_json()
 }
 
 #[wasm_bindgen_test]
