@@ -145,7 +145,6 @@ impl Session {
         Ok(action)
     }
 
-    /// The next `pN` not in use (it is taken only when the command is applied).
     /// Whether a produce id belongs to an action the run keeps: at a past instant the person's
     /// own actions after the playhead go with the fork (see [`Self::fork`]), their ids with them.
     fn id_in_use(&self, id: &str) -> bool {
@@ -159,6 +158,7 @@ impl Session {
         })
     }
 
+    /// The next `pN` not in use (it is taken only when the command is applied).
     fn fresh_id(&mut self) -> String {
         loop {
             let id = format!("p{}", self.next_id);

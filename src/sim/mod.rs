@@ -175,8 +175,6 @@ impl Simulation {
         self.trace.drain()
     }
 
-    /// Queues an action for `at_ms` (not before now). Actions at one millisecond apply in the
-    /// order they were queued.
     /// Why the model ignored the last action it applied, if it did (a command's answer).
     pub fn last_action_ignored(&self) -> Option<&str> {
         match &self.last_ignored {
@@ -185,6 +183,8 @@ impl Simulation {
         }
     }
 
+    /// Queues an action for `at_ms` (not before now). Actions at one millisecond apply in the
+    /// order they were queued.
     pub fn schedule_action(&mut self, action: TimedAction) {
         let at = action.at_ms.max(self.now_ms);
         let action = TimedAction {
