@@ -19,6 +19,8 @@ use crate::scenario::result::{ResponseResult, RunResult};
 use crate::scenario::{budget, Scenario};
 use crate::sweep::Outcome;
 
+mod lockstep;
+
 /// One side of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Side {
@@ -109,12 +111,14 @@ impl Comparison {
     }
 }
 
-/// Runs both scenarios to their end, each with its trace, and compares them. `change` is what
-/// `b` changes, in words.
+/// Runs both scenarios to their end and compares them: their traces up to where they part (see
+/// [`lockstep`]), and what every producer got. `change` is what `b` changes, in words.
 pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::Result<Comparison> {
-    let (result_a, trace_a) = traced_run(a)?;
-    let (result_b, trace_b) = traced_run(b)?;
-    let divergence = first_divergence(&trace_a, &trace_b);
+    let lockstep::Played {
+        a: result_a,
+        b: result_b,
+        divergence,
+    } = lockstep::play_both(a, b)?;
     let outcomes = outcome_rows(&result_a, &result_b);
     let differing = outcomes.iter().filter(|r| r.differs).count();
     let marks = marks(divergence.as_ref(), &outcomes);
@@ -135,7 +139,7 @@ pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::R
 }
 
 /// A scenario against itself with one change: the runner's `compare FILE --change C` and the
-/// page's `whatIf`. Both runs are traced to their end at once, so each is held to the work budget
+/// page's `whatIf`. Both runs are played to their end at once, so each is held to the work budget
 /// first (README, "Work budget"): a change such as `replica.fetch.wait.max.ms=0` can make a run
 /// the budget admits cost hundreds of times more.
 pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Comparison), String> {
@@ -147,60 +151,33 @@ pub fn what_if(scenario: &Scenario, change: &Change) -> Result<(Scenario, Compar
     Ok((other, comparison))
 }
 
-fn traced_run(scenario: &Scenario) -> std::io::Result<(RunResult, Vec<u8>)> {
-    let mut trace = Vec::new();
-    let result = crate::scenario::run_scenario(scenario, Some(&mut trace))?;
-    Ok((result, trace))
-}
-
-fn first_divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
-    let mut lines_a = a.split(|&c| c == b'\n').filter(|l| !l.is_empty());
-    let mut lines_b = b.split(|&c| c == b'\n').filter(|l| !l.is_empty());
-    let mut event = 0;
-    loop {
-        event += 1;
-        let (line_a, line_b) = match (lines_a.next(), lines_b.next()) {
-            (None, None) => return None,
-            (line_a, line_b) if line_a == line_b => continue,
-            pair => pair,
-        };
-        let value_a = line_a.and_then(parse_line);
-        let value_b = line_b.and_then(parse_line);
-        if let (Some(x), Some(y)) = (&value_a, &value_b) {
-            if same_arrival(x, y) {
-                continue;
-            }
-        }
-        let time = |v: &Option<Value>| v.as_ref().and_then(|v| v["at_ms"].as_u64());
-        let at_ms = match (time(&value_a), time(&value_b)) {
-            (Some(x), Some(y)) => x.min(y),
-            (x, y) => x.or(y).unwrap_or(0),
-        };
-        let (only_a, only_b) = unmatched_at(a, b, at_ms);
-        return Some(Divergence {
-            at_ms,
-            event,
-            a: value_a,
-            b: value_b,
-            only_a,
-            only_b,
-        });
+/// The divergence at the `event`th event of both traces, where run A has `a` and run B has `b`
+/// (`None` where its trace had ended). `events_at(ms)` gives each run's events of a millisecond.
+fn divergence(
+    event: u64,
+    a: Option<Value>,
+    b: Option<Value>,
+    events_at: impl Fn(u64) -> (Vec<Value>, Vec<Value>),
+) -> Divergence {
+    let time = |v: &Option<Value>| v.as_ref().and_then(|v| v["at_ms"].as_u64());
+    let at_ms = match (time(&a), time(&b)) {
+        (Some(x), Some(y)) => x.min(y),
+        (x, y) => x.or(y).unwrap_or(0),
+    };
+    let (events_a, events_b) = events_at(at_ms);
+    Divergence {
+        at_ms,
+        event,
+        a,
+        b,
+        only_a: unmatched(&events_a, &events_b),
+        only_b: unmatched(&events_b, &events_a),
     }
 }
 
-/// The events at `at_ms` in each trace that the other trace lacks there, each once per copy the
-/// other lacks (see [`Divergence::only_a`]).
-fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
-    // Every event is written with `at_ms` first, so a line's prefix tells its millisecond.
-    let prefix = format!("{{\"at_ms\":{at_ms},");
-    let at = |trace: &[u8]| -> Vec<Value> {
-        trace
-            .split(|&c| c == b'\n')
-            .filter(|line| line.starts_with(prefix.as_bytes()))
-            .filter_map(parse_line)
-            .collect()
-    };
-    let (events_a, events_b) = (at(a), at(b));
+/// The events of `ours` that `theirs` lacks, each once per copy it lacks (see
+/// [`Divergence::only_a`]).
+fn unmatched(ours: &[Value], theirs: &[Value]) -> Vec<Value> {
     // Ids and causes number the events of one run: the same event has others in the other run.
     let key = |v: &Value| {
         let mut v = without_the_change(v);
@@ -210,26 +187,20 @@ fn unmatched_at(a: &[u8], b: &[u8], at_ms: u64) -> (Vec<Value>, Vec<Value>) {
         }
         v
     };
-    let unmatched = |ours: &[Value], theirs: &[Value]| {
-        let mut left: Vec<Value> = theirs.iter().map(key).collect();
-        ours.iter()
-            .filter(|event| {
-                let k = key(event);
-                match left.iter().position(|other| *other == k) {
-                    Some(i) => {
-                        left.swap_remove(i);
-                        false
-                    }
-                    None => true,
+    let mut left: Vec<Value> = theirs.iter().map(key).collect();
+    ours.iter()
+        .filter(|event| {
+            let k = key(event);
+            match left.iter().position(|other| *other == k) {
+                Some(i) => {
+                    left.swap_remove(i);
+                    false
                 }
-            })
-            .cloned()
-            .collect::<Vec<Value>>()
-    };
-    (
-        unmatched(&events_a, &events_b),
-        unmatched(&events_b, &events_a),
-    )
+                None => true,
+            }
+        })
+        .cloned()
+        .collect()
 }
 
 /// A trace line as JSON, read as text by the reader every other JSON the .wasm reads goes through

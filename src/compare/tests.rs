@@ -241,3 +241,76 @@ fn the_divergence_lists_what_each_run_alone_does_in_its_millisecond() {
     assert_eq!((d.at_ms, d.only_a.len()), (1000, 0));
     assert_eq!(kinds(&d.only_b)[0], "produce_received");
 }
+
+/// The first divergence of two traces written whole, as the runner prints them: the reference
+/// the lockstep comparison is held to.
+fn first_divergence_of_the_text(a: &[u8], b: &[u8]) -> Option<Divergence> {
+    let lines = |trace: &[u8]| -> Vec<Value> {
+        trace
+            .split(|&c| c == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|line| parse_line(line).expect("a trace line reads"))
+            .collect()
+    };
+    let (lines_a, lines_b) = (lines(a), lines(b));
+    let at = |lines: &[Value], ms: u64| -> Vec<Value> {
+        lines.iter().filter(|v| v["at_ms"] == ms).cloned().collect()
+    };
+    let first = (0..lines_a.len().max(lines_b.len())).find(|&i| {
+        match (lines_a.get(i), lines_b.get(i)) {
+            (Some(x), Some(y)) => x != y && !same_arrival(x, y),
+            _ => true,
+        }
+    })?;
+    Some(divergence(
+        first as u64 + 1,
+        lines_a.get(first).cloned(),
+        lines_b.get(first).cloned(),
+        |ms| (at(&lines_a, ms), at(&lines_b, ms)),
+    ))
+}
+
+/// The lockstep comparison keeps no trace whole: it must find what comparing both traces
+/// written whole finds, for every curated scenario and a change of each kind that applies to it.
+#[test]
+fn the_lockstep_comparison_finds_what_the_whole_traces_show() {
+    let traced = |s: &Scenario| {
+        let mut trace = Vec::new();
+        let result = crate::scenario::run_scenario(s, Some(&mut trace)).unwrap();
+        (result, trace)
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let changes = [
+        "acks=1",
+        "acks=0",
+        "min.insync.replicas=1",
+        "replica.lag.time.max.ms=10000",
+        "actions[0]=removed",
+        "actions[1].at_ms=100",
+        "timeout_ms=500",
+    ];
+    let mut parted = 0;
+    for file in &files {
+        let a = Scenario::from_json(&std::fs::read_to_string(file).unwrap()).unwrap();
+        for change in changes {
+            let Ok(b) = Change::parse(change).unwrap().apply(&a) else {
+                continue;
+            };
+            let played = lockstep::play_both(&a, &b).unwrap();
+            let ((result_a, trace_a), (result_b, trace_b)) = (traced(&a), traced(&b));
+            let whole = first_divergence_of_the_text(&trace_a, &trace_b);
+            let at = format!("{} with {change}", file.display());
+            assert_eq!(played.divergence, whole, "{at}");
+            assert_eq!(played.a, result_a, "{at}");
+            assert_eq!(played.b, result_b, "{at}");
+            parted += usize::from(whole.is_some());
+        }
+    }
+    assert!(parted >= 50, "the changes part most runs: {parted}");
+}
