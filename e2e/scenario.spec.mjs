@@ -121,6 +121,20 @@ export default async function scenarioSpec(ctx) {
   await page.waitForTimeout(300);
   ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).length) === 2, 'a reopened session restarts with its actions');
   ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'and says nothing of a closed session');
+  // A link pasted over it (the address's fragment changed) offers it back as a pick does, and a
+  // reload keeps that offer while it is not taken; once taken, no later reload offers it again.
+  await page.evaluate(() => { location.hash = 'scenario=s01-happy-path'; });
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await page.reload({ waitUntil: 'load' });
+  await playgroundsReady(page);
+  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await page.click('[data-testid="reopen-left"]');
+  await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim.actions().filter((a) => a.by_user).length === 2);
+  await onPlayground(page, (el) => el.app.open({ curated: 's01-happy-path' }, { play: false }));
+  await page.reload({ waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.waitForTimeout(300);
+  ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'an offer taken is not made again');
 
   // A link that opens at the run's end: Play says the run has ended, with the ways on; a seek
   // past the end stops there.

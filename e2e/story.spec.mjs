@@ -114,6 +114,13 @@ export default async function storySpec(ctx) {
   await third.page.goto(`${ctx.baseURL}#scenario=${S03}&t=20000&story=999`, { waitUntil: 'load' });
   await playgroundsReady(third.page);
   await waitText(third.page, '.notices', new RegExp(`names step 999, but this story has ${steps.length} steps`));
+  // A step and an instant that disagree (a link edited by hand): the instant wins, and is said.
+  await third.page.goto('about:blank');
+  const elsewhere = steps[0].at_ms + 1;
+  await third.page.goto(`${ctx.baseURL}#scenario=${S03}&t=${elsewhere}&story=1`, { waitUntil: 'load' });
+  await playgroundsReady(third.page);
+  await waitText(third.page, '.notices', /names step 1, which is at [\d,]+ ms, but its instant is [\d,]+ ms/);
+  ctx.assert(await nowMs(third.page) === elsewhere, `it opens at the link's instant: ${await nowMs(third.page)}`);
   const other = await ctx.openPage();
   await other.page.goto(link, { waitUntil: 'load' });
   await playgroundsReady(other.page);

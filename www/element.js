@@ -25,7 +25,7 @@ import { compiledModule } from './wasm-module.js';
 import { ENGLISH, languageFor, loadedTranslator, translatorFor } from './i18n.js';
 import { errorWords } from './error-words.js';
 import { firstVisit, remember, rememberedLanguage, rememberLanguage } from './settings.js';
-import { keepForNextLoad, offerLastLoad } from './left-session.js';
+import { keepForNextLoad, keepOwn, offerBack, offerLastLoad } from './left-session.js';
 import { checkCommandArgument, checkSeekArgument } from './api-args.js';
 
 /** Attributes whose change rebuilds the markup (and reopens the session where it was). */
@@ -74,7 +74,7 @@ export class PurgatoryPlayground extends HTMLElement {
     this.onVisibility ??= () => this.updateRunning();
     this.onHashChange ??= () => this.openLink().catch((e) => this.fail(e));
     // The full page left (a reload, Back): see `keepForNextLoad`.
-    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForNextLoad(this.app, this.leftOffer); };
+    this.onPageHide ??= () => { if (this.app?.sim && this.opts.layout === 'page') keepForNextLoad(this.app, this.lastOffer); };
     // A docs site's dark-mode toggle changes a class or an attribute of <html> or <body>; its
     // language switch, <html lang>.
     this.schemeObserver ??= new MutationObserver(() => this.applyTheme());
@@ -382,6 +382,7 @@ export class PurgatoryPlayground extends HTMLElement {
       return;
     }
     if (gen !== this.generation || app !== this.app || !plan) return;
+    const kept = keepOwn(app); // a link pasted over a session of one's own: offered back
     const error = await app.open(plan.source, { at: plan.at ?? null, selected: plan.selected ?? null, play: false, compare: plan.compare ?? null });
     if (gen !== this.generation || app !== this.app) return;
     if (error) {
@@ -393,6 +394,7 @@ export class PurgatoryPlayground extends HTMLElement {
     const at = app.sim.nowMs;
     app.notice('ok', app.source.curated ? app.tr.t('link.opened.scenario', { name: app.source.curated, at }) : app.tr.t('link.opened', { at }));
     sayLinkProblems(app, plan);
+    offerBack(app, kept);
     app.emit('ready', { scenario: app.source.curated ?? null, at_ms: app.sim.nowMs });
   }
 
@@ -441,7 +443,10 @@ export class PurgatoryPlayground extends HTMLElement {
       else app.notice('hint', app.tr.t('welcome.hint'));
     }
     // The session of one's own the tab's last load was left with, offered back.
-    if (this.opts.layout === 'page' && this.leftOffer === undefined) this.leftOffer = offerLastLoad(app);
+    if (this.opts.layout === 'page' && !this.offeredLastLoad) {
+      this.offeredLastLoad = true;
+      offerLastLoad(app);
+    }
     this.updateRunning();
     this.reveal();
     this.setAttribute('ready', '');

@@ -18,11 +18,15 @@ export function keepOwn(app) {
 /** Another session took the place of `kept` (see `keepOwn`): say so, and offer it back. */
 export function offerBack(app, kept) {
   if (!kept) return;
+  app.host.lastOffer = kept; // what a reload keeps when nothing newer is left (see `keepForNextLoad`)
   const { tr } = app;
   const reopen = async () => {
     const msg = await app.open(kept.source, { at: kept.at, selected: kept.selected, play: false });
     if (msg) app.notice('bad', tr.t('session.left.notReopened', { error: msg }), { download: kept.source.text });
-    else app.host.syncUrl?.();
+    else {
+      kept.taken = true; // the next reload no longer offers it (see `keepForNextLoad`)
+      app.host.syncUrl?.();
+    }
   };
   // A kind of its own: a link's warning on the same load (a session opened short) stays beside it.
   app.notice('left', tr.t('session.left', { count: kept.own }), {
@@ -33,16 +37,14 @@ export function offerBack(app, kept) {
 
 /**
  * The full page is left (a reload, Back): the session of one's own is kept for the tab's next
- * load, or, with none, the offer this load made and nobody took (so Back after leaving it offers
- * it still).
+ * load, or, with none, the last offer made (`offerBack`) and not taken (so Back after leaving it
+ * offers it still).
  */
 export function keepForNextLoad(app, offered) {
-  keepForReload(keepOwn(app) ?? offered ?? null);
+  keepForReload(keepOwn(app) ?? (offered?.taken ? null : offered) ?? null);
 }
 
-/** Offers back what the tab's last load was left with; returns it (null for nothing). */
+/** Offers back what the tab's last load was left with, if anything. */
 export function offerLastLoad(app) {
-  const kept = takeKeptForReload();
-  offerBack(app, kept);
-  return kept;
+  offerBack(app, takeKeptForReload());
 }

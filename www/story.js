@@ -58,6 +58,9 @@ export class Story {
     // A link's step the story does not have (an edited link, a story changed since): said.
     if (named >= this.steps.length) this.app.notice('warn', this.app.tr.t('story.noSuchStep', { step, steps: this.steps.length }));
     const at = atMs ?? (named >= 0 ? this.app.sim.nowMs : null);
+    // A link whose step and instant disagree (edited by hand): the instant wins, and is said.
+    const stepAt = this.steps[named]?.at_ms;
+    if (at != null && stepAt != null && stepAt !== at) this.app.notice('warn', this.app.tr.t('story.stepElsewhere', { step, stepAt, at }));
     if (at != null) {
       if (this.steps[named]?.at_ms === at) this.show(named, { scroll });
       else this.showAt(at, undefined, { scroll });

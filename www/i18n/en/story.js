@@ -17,6 +17,7 @@ export default {
   'story.playToTheEnd': 'Play to the end ▶',
   'story.ownWhatIf': 'The story tells this scenario’s own what-if: run B is {change} again.',
   'story.noSuchStep': 'The link names step {step}, but this story has {steps} steps: it opens where the link’s instant falls.',
+  'story.stepElsewhere': 'The link names step {step}, which is at {stepAt} ms, but its instant is {at} ms: it opens at {at} ms.',
   'story.toTheEnd': 'To the end ▶▶',
   'story.again': 'Story again ↺',
   'story.live': 'Continue as a live session',
