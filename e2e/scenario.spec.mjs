@@ -121,13 +121,18 @@ export default async function scenarioSpec(ctx) {
   await page.waitForTimeout(300);
   ctx.assert(await onPlayground(page, (el) => el.app.sim.actions().filter((a) => a.by_user).length) === 2, 'a reopened session restarts with its actions');
   ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'and says nothing of a closed session');
-  // A link pasted over it (the address's fragment changed) offers it back as a pick does, and a
-  // reload keeps that offer while it is not taken; once taken, no later reload offers it again.
+  // A link pasted over it (the address's fragment changed) offers it back as a pick does; the
+  // offer outlives another link followed, and a reload keeps it while it is neither taken nor
+  // dismissed.
+  const offered = /session you were driving was closed, with your 2 actions/;
   await page.evaluate(() => { location.hash = 'scenario=s01-happy-path'; });
-  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await waitText(page, '.notices', offered);
+  await page.evaluate(() => { location.hash = 'scenario=s02-stalled-follower-times-out'; });
+  await waitText(page, '.notices', /Opened the link: s02-stalled-follower-times-out/);
+  ctx.assert(offered.test(await page.locator('purgatory-playground >> .notices').innerText()), 'the offer outlives another link');
   await page.reload({ waitUntil: 'load' });
   await playgroundsReady(page);
-  await waitText(page, '.notices', /session you were driving was closed, with your 2 actions/);
+  await waitText(page, '.notices', offered);
   await page.click('[data-testid="reopen-left"]');
   await page.waitForFunction(() => document.querySelector('purgatory-playground').app?.sim.actions().filter((a) => a.by_user).length === 2);
   await onPlayground(page, (el) => el.app.open({ curated: 's01-happy-path' }, { play: false }));
@@ -135,6 +140,15 @@ export default async function scenarioSpec(ctx) {
   await playgroundsReady(page);
   await page.waitForTimeout(300);
   ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'an offer taken is not made again');
+  // Dismissed, an offer is declined: no reload makes it again.
+  await onPlayground(page, (el) => el.command({ action: 'pause_follower', broker: 1 }));
+  await page.selectOption('[data-testid="scenario-pick"]', 's02-stalled-follower-times-out');
+  await waitText(page, '.notices', /session you were driving was closed, with your/);
+  await page.click('.notice.left .dismiss');
+  await page.reload({ waitUntil: 'load' });
+  await playgroundsReady(page);
+  await page.waitForTimeout(300);
+  ctx.assert(!/session you were driving/.test(await page.locator('purgatory-playground >> .notices').innerText()), 'an offer dismissed is not made again');
 
   // A link that opens at the run's end: Play says the run has ended, with the ways on; a seek
   // past the end stops there.

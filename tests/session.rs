@@ -786,6 +786,28 @@ fn a_command_the_model_ignores_says_why_and_one_it_applies_does_not() {
 }
 
 #[test]
+fn a_pause_or_resume_that_changes_nothing_is_ignored_and_says_why() {
+    let mut session = live_session();
+    session.advance(10, ALL, false);
+    let command = |session: &mut Session, action: &str| {
+        session
+            .command(&json!({"action": action, "broker": 2}))
+            .unwrap()
+            .ignored
+    };
+    assert_eq!(
+        command(&mut session, "resume_follower").as_deref(),
+        Some("broker 2 is not paused")
+    );
+    assert_eq!(command(&mut session, "pause_follower"), None);
+    assert_eq!(
+        command(&mut session, "pause_follower").as_deref(),
+        Some("broker 2 is already paused")
+    );
+    assert_eq!(command(&mut session, "resume_follower"), None);
+}
+
+#[test]
 fn a_command_in_the_past_may_reuse_an_id_the_fork_drops_but_not_one_it_keeps() {
     let mut session = live_session();
     session.advance(10, ALL, false);

@@ -123,7 +123,7 @@ export class PlaygroundApp {
     const { handle, ...kept } = source;
     this.source = kept;
     // What was said about the session before (a fork's undo, a breakpoint, a link) is not about
-    // this one.
+    // this one; an offer to reopen a session left stays until taken or dismissed.
     this.clearNotices();
     const pp = this.root.querySelector('.pp');
     pp.dataset.live = String(this.live);
@@ -362,7 +362,7 @@ export class PlaygroundApp {
       this.notice('ok', this.tr.t('app.storyClosed'));
     }
     if (done.id && (this.selected == null || cmd.action === 'produce')) this.select(done.id);
-    this.comparison?.rerun(); // the second run is this one changed: it changes too
+    this.comparison?.rerunSoon(); // the second run is this one changed: it changes too
     this.refresh();
     return done;
   }
@@ -374,7 +374,7 @@ export class PlaygroundApp {
       this.complete = false;
       this.timeline?.invalidate({ now: true });
       this.playback.afterJump();
-      this.comparison?.rerun();
+      this.comparison?.rerunSoon();
       this.controls.updateKafkaMark(); // the run may be the scenario as Kafka was checked on again
       this.phases?.restart(); // the run's actions changed back
     }

@@ -132,7 +132,20 @@ export class Comparison {
     this.app.notice(error ? 'warn' : 'ok', error ? tr.t('whatIf.failed', { change: shortQuote(own), error }) : tr.t('story.ownWhatIf', { change: own }));
   }
 
-  /** The first run changed (an action, a fork, an undo): both runs are compared again. */
+  /**
+   * The first run changed (an action, a fork, an undo): both runs are compared again once the
+   * change is drawn, once for all the commands of one moment (a script's burst of them).
+   */
+  rerunSoon() {
+    if (!this.active || this.rerunQueued) return;
+    this.rerunQueued = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.rerunQueued = false;
+      this.rerun().catch((e) => console.error('purgatory-playground: the what-if could not be compared again', e));
+    }, 0));
+  }
+
+  /** Both runs compared again, now (also the "Compare again" button). */
   async rerun() {
     if (!this.active) return;
     const change = this.change;
@@ -266,10 +279,10 @@ export class Comparison {
         <button type="button" data-testid="compare-end">${tr.t('whatIf.stop')}</button></header>
       ${this.until != null ? html`<p class="hint compare-until">${tr.t('whatIf.live', { at: this.until })} <button type="button" data-testid="compare-again">${tr.t('whatIf.again')}</button></p>` : null}
       ${divergence(r, b, tr)}
-      <table class="outcomes" data-testid="outcomes">
+      <div class="outcomes-box"><table class="outcomes" data-testid="outcomes">
         <thead><tr><th scope="col">${tr.t('whatIf.request')}</th><th scope="col">${label('a')}</th><th scope="col">${label('b')}</th><th scope="col"><span class="sr-only">${tr.t('whatIf.verdict')}</span></th></tr></thead>
         <tbody>${r.outcomes.map((row) => outcomeRow(row, tr))}</tbody>
-      </table>`);
+      </table></div>`);
     this.app.story?.reapply(); // a caption may point into the comparison
   }
 }
@@ -303,9 +316,10 @@ function answerText(a, tr) {
   // The producer gave up: it read no answer, so no offsets either.
   if (a.client_timed_out_ms != null) return tr.t('whatIf.answer.gaveUp', { outcome: outcomeWords(a.got, tr), at: a.client_timed_out_ms });
   const outcome = outcomeWords(a.got, tr);
-  // No answer (acks=0, a closed connection): no offsets read. In an answer, a partition that
-  // failed has none (Kafka's -1), shown as a dash where another one has its own.
-  if (a.answered_ms == null) return outcome;
+  // No answer (acks=0, a closed connection): no offsets read, and an acks=0 request taken is said
+  // to get no response. In an answer, a partition that failed has none (Kafka's -1), shown as a
+  // dash where another one has its own.
+  if (a.answered_ms == null) return a.got.connection_closed || a.got.errors.includes(null) ? outcome : tr.t('whatIf.answer.none', { outcome });
   const read = a.got.connection_closed ? [] : a.base_offsets;
   if (!read.some((o) => o >= 0)) return tr.t('whatIf.answer.atOnly', { outcome, at: a.answered_ms });
   const offsets = read.map((o) => (o >= 0 ? o : '–')).join(' + ');

@@ -24,7 +24,7 @@ export function offerBack(app, kept) {
     const msg = await app.open(kept.source, { at: kept.at, selected: kept.selected, play: false });
     if (msg) app.notice('bad', tr.t('session.left.notReopened', { error: msg }), { download: kept.source.text });
     else {
-      kept.taken = true; // the next reload no longer offers it (see `keepForNextLoad`)
+      kept.answered = true; // the next reload no longer offers it (see `keepForNextLoad`)
       app.host.syncUrl?.();
     }
   };
@@ -32,16 +32,17 @@ export function offerBack(app, kept) {
   app.notice('left', tr.t('session.left', { count: kept.own }), {
     choices: [{ label: tr.t('session.left.reopen'), testid: 'reopen-left', primary: true, run: reopen }],
     download: kept.source.text,
+    dismissed: () => { kept.answered = true; }, // declined: not offered again
   });
 }
 
 /**
  * The full page is left (a reload, Back): the session of one's own is kept for the tab's next
- * load, or, with none, the last offer made (`offerBack`) and not taken (so Back after leaving it
- * offers it still).
+ * load, or, with none, the last offer made (`offerBack`) and neither taken nor dismissed (so Back
+ * after leaving it offers it still).
  */
 export function keepForNextLoad(app, offered) {
-  keepForReload(keepOwn(app) ?? (offered?.taken ? null : offered) ?? null);
+  keepForReload(keepOwn(app) ?? (offered?.answered ? null : offered) ?? null);
 }
 
 /** Offers back what the tab's last load was left with, if anything. */

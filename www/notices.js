@@ -61,8 +61,8 @@ export class Notices {
     else this.actions.focusAway?.();
   }
 
-  /** Removes the lines of `kind`, or every line. */
+  /** Removes the lines of `kind`, or every line but an offer of a session left (`left`). */
   clear(kind) {
-    this.box.querySelectorAll(kind ? `.notice.${kind}` : '.notice').forEach((n) => n.remove());
+    this.box.querySelectorAll(kind ? `.notice.${kind}` : '.notice:not(.left)').forEach((n) => n.remove());
   }
 }

@@ -64,6 +64,8 @@ const REASONS = [
   [/^broker (?<broker>\d+) is starting: it answers nothing before its registration is accepted$/, 'not_registered'],
   [/^broker (?<broker>\d+) is already down$/, 'already_down'],
   [/^broker (?<broker>\d+) is already running$/, 'already_running'],
+  [/^broker (?<broker>\d+) is already paused$/, 'already_paused'],
+  [/^broker (?<broker>\d+) is not paused$/, 'not_paused'],
   [/^there is no broker (?<broker>\d+)$/, 'no_broker'],
   [/^there is no partition (?<tp>.+)$/, 'no_partition'],
 ];

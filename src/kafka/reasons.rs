@@ -35,6 +35,14 @@ pub fn already_running(broker: BrokerId) -> String {
     format!("broker {broker} is already running")
 }
 
+pub fn already_paused(broker: BrokerId) -> String {
+    format!("broker {broker} is already paused")
+}
+
+pub fn not_paused(broker: BrokerId) -> String {
+    format!("broker {broker} is not paused")
+}
+
 pub fn no_broker(broker: BrokerId) -> String {
     format!("there is no broker {broker}")
 }

@@ -166,6 +166,16 @@ impl Simulation {
         if !self.is_running(broker) {
             return self.ignore(action, reasons::broker_down(broker));
         }
+        // The contract's pause is a switch: flipped to where it already is, it changes nothing
+        // (a resume does not send the fetches of a follower that never stopped).
+        if self.brokers[broker.0 as usize].fetching_paused == paused {
+            let reason = if paused {
+                reasons::already_paused(broker)
+            } else {
+                reasons::not_paused(broker)
+            };
+            return self.ignore(action, reason);
+        }
         let event = if paused {
             Event::FollowerPaused { broker }
         } else {

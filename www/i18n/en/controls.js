@@ -149,6 +149,7 @@ export default {
   'whatIf.verdict': 'same or different',
   'whatIf.follow': 'Follow {id} in both runs',
   'whatIf.absent': 'not in this run',
+  'whatIf.answer.none': '{outcome}, no response (acks=0)',
   'whatIf.answer.atOnly': '{outcome} at {at} ms',
   'whatIf.answer.at': '{outcome} at {at} ms · offset {offsets}',
   'whatIf.answer.gaveUp': '{outcome} at {at} ms',

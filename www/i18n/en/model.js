@@ -45,6 +45,8 @@ export default {
   'reason.not_registered': 'broker {broker} is starting: it answers nothing before its registration is accepted',
   'reason.already_down': 'broker {broker} is already down',
   'reason.already_running': 'broker {broker} is already running',
+  'reason.already_paused': 'broker {broker} is already paused',
+  'reason.not_paused': 'broker {broker} is not paused',
   'reason.no_broker': 'there is no broker {broker}',
   'reason.no_partition': 'there is no partition {tp}',
 };

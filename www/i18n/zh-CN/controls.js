@@ -144,6 +144,7 @@ export default {
   'whatIf.verdict': '相同还是不同',
   'whatIf.follow': '在两次运行中跟踪 {id}',
   'whatIf.absent': '不在这次运行中',
+  'whatIf.answer.none': '{outcome}，无响应（acks=0）',
   'whatIf.answer.atOnly': '{outcome}（{at} ms）',
   'whatIf.answer.at': '{outcome}（{at} ms）· offset {offsets}',
   'whatIf.answer.gaveUp': '{outcome}（{at} ms）',

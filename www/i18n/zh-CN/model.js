@@ -44,6 +44,8 @@ export default {
   'reason.not_registered': 'broker {broker} 正在启动：注册被接受之前它不答复任何请求',
   'reason.already_down': 'broker {broker} 已经宕机',
   'reason.already_running': 'broker {broker} 已经在运行',
+  'reason.already_paused': 'broker {broker} 已经暂停',
+  'reason.not_paused': 'broker {broker} 没有暂停',
   'reason.no_broker': '没有 broker {broker}',
   'reason.no_partition': '没有分区 {tp}',
 };

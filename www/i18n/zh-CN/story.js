@@ -16,7 +16,7 @@ export default {
   'story.playToTheEnd': '播放到结尾 ▶',
   'story.ownWhatIf': '这个导览讲的是本场景自带的假设：运行 B 重新按 {change} 运行。',
   'story.noSuchStep': '链接指向第 {step} 步，但这个故事只有 {steps} 步：从链接所指的时刻打开。',
-  'story.stepElsewhere': '链接指向第 {step} 步（在 {stepAt} 毫秒），但它的时刻是 {at} 毫秒：从 {at} 毫秒打开。',
+  'story.stepElsewhere': '链接指向第 {step} 步（在 {stepAt} ms），但它的时刻是 {at} ms：从 {at} ms 打开。',
   'story.toTheEnd': '直接到结尾 ▶▶',
   'story.again': '再看一遍 ↺',
   'story.live': '作为实时会话继续',
