@@ -851,3 +851,26 @@ fn retelling_gives_the_run_up_to_the_playhead_again_and_keeps_the_undo() {
     session.retell();
     assert!(session.undo(), "the fork can still be undone");
 }
+
+/// Saving a run copies every broker's picture of every partition: a cluster of 64 brokers and
+/// 1,024 partitions saves one per 65,536 events, not per 4,000 as a small one does (its saves
+/// cost several times its replay otherwise).
+#[test]
+fn a_large_cluster_saves_its_run_less_often() {
+    let session = |brokers: u32, partitions: u32| {
+        let setup = json!({"name": "size", "config": {"brokers": brokers},
+            "topics": [{"name": "t", "partitions": partitions, "replication_factor": 3}],
+            "actions": [], "run_until_ms": 0});
+        Session::new(&Scenario::from_value(&setup).unwrap(), true).unwrap()
+    };
+    let mut large = session(64, 1024);
+    large.advance(3_000, ALL, false); // about 16,000 events
+    assert_eq!(large.checkpoint_count(), 1);
+    let mut small = session(3, 100);
+    small.advance(30_000, ALL, false); // about 13,000 events
+    assert!(
+        small.checkpoint_count() >= 3,
+        "{}",
+        small.checkpoint_count()
+    );
+}

@@ -1,16 +1,18 @@
 //! Saved states of a session's run, so that going back to an instant replays from the nearest one
 //! before it instead of from t = 0. One is taken every [`EVENTS_PER_CHECKPOINT`] trace events (a
-//! measure of replay work, unlike simulated time, which can be idle); at most [`MAX_CHECKPOINTS`]
-//! are kept, fewer for a cluster so large that they would take more than [`CHECKPOINT_MEMORY`]:
-//! past that, the one whose neighbours are closest together goes, so the spacing stays even over
-//! the whole run and memory stays bounded however long it gets.
+//! measure of replay work, unlike simulated time, which can be idle), further apart for a cluster
+//! so large that saving a run costs more than that. At most [`MAX_CHECKPOINTS`] are kept, fewer
+//! for a cluster so large that they would take more than [`CHECKPOINT_MEMORY`]: past that, the
+//! one whose neighbours are closest together goes, so the spacing stays even over the whole run
+//! and memory stays bounded however long it gets.
 
 use super::history::Derived;
 use super::LoggedAction;
 use crate::sim::action::TimedAction;
 use crate::sim::Simulation;
 
-/// Trace events between checkpoints while the run is short. A seek replays fewer than this many.
+/// Trace events between checkpoints, for a cluster of usual size. A seek replays fewer than this
+/// many.
 pub const EVENTS_PER_CHECKPOINT: u64 = 4_000;
 /// Checkpoints kept at most (the first, at t = 0, is always kept).
 pub const MAX_CHECKPOINTS: usize = 48;
@@ -43,6 +45,8 @@ pub struct Checkpoints {
     list: Vec<Checkpoint>,
     /// How many are kept at most, for this cluster's size.
     limit: usize,
+    /// Trace events between two checkpoints, for this cluster's size.
+    spacing: u64,
 }
 
 impl Checkpoints {
@@ -50,9 +54,21 @@ impl Checkpoints {
         let states = crate::kafka::config::replica_states(first.sim.topics());
         let size = states * 32 + (64 << 10);
         let limit = (CHECKPOINT_MEMORY / size).clamp(2, MAX_CHECKPOINTS as u64) as usize;
+        // A saved run holds every broker's picture of every partition (its metadata). For 64
+        // brokers and 1,024 partitions, copying those 65,536 pictures costs as much as replaying
+        // some 19,000 events (natively, 2026-12-08). One checkpoint per picture's worth of events
+        // keeps saving runs at under a third of the replay's work, however many brokers there are.
+        let partitions: u64 = first
+            .sim
+            .topics()
+            .iter()
+            .map(|t| u64::from(t.partitions))
+            .sum();
+        let pictures = u64::from(first.sim.config().brokers) * partitions;
         Checkpoints {
             list: vec![first],
             limit,
+            spacing: EVENTS_PER_CHECKPOINT.max(pictures),
         }
     }
 
@@ -68,7 +84,7 @@ impl Checkpoints {
             .last()
             .expect("the first checkpoint is never removed");
         let from_ms = sim.now_ms() + 1;
-        if derived.events < last.events() + EVENTS_PER_CHECKPOINT || from_ms <= last.from_ms {
+        if derived.events < last.events() + self.spacing || from_ms <= last.from_ms {
             return;
         }
         self.list.push(Checkpoint {

@@ -86,6 +86,18 @@ pub struct Derived {
     /// Per partition (by name): assignment size and committed ISR size, at the controller.
     partitions: BTreeMap<TpName, (usize, usize)>,
     min_insync_replicas: usize,
+    /// How many partitions are under-replicated and under their min ISR ([`under`]), kept as
+    /// the ISRs change rather than counted again at every instant.
+    under: [u64; 2],
+}
+
+/// Whether a partition of `replicas` replicas and an ISR of `isr` is under-replicated, and under
+/// its min ISR (Kafka's `effectiveMinIsr`: the setting capped at the replica count), as counts.
+fn under((replicas, isr): (usize, usize), min_insync_replicas: usize) -> [u64; 2] {
+    [
+        u64::from(isr < replicas),
+        u64::from(isr < min_insync_replicas.min(replicas)),
+    ]
 }
 
 impl Derived {
@@ -94,6 +106,12 @@ impl Derived {
         let mut partitions = BTreeMap::new();
         for p in sim.controller().partitions.values() {
             partitions.insert(sim.tp_name(p.tp), (p.assignment.len(), p.isr.len()));
+        }
+        let min_insync_replicas = sim.config().min_insync_replicas as usize;
+        let mut counts = [0, 0];
+        for &p in partitions.values() {
+            let [r, m] = under(p, min_insync_replicas);
+            counts = [counts[0] + r, counts[1] + m];
         }
         Derived {
             events: 0,
@@ -107,24 +125,20 @@ impl Derived {
             ],
             expired: 0,
             partitions,
-            min_insync_replicas: sim.config().min_insync_replicas as usize,
+            min_insync_replicas,
+            under: counts,
         }
     }
 
     /// The value of each of [`SERIES`], in that order.
     fn values(&self) -> [u64; 5] {
         let sum = |f: fn(&Gauges) -> usize| self.gauges.iter().map(f).sum::<usize>() as u64;
-        let count = |f: &dyn Fn(&(usize, usize)) -> bool| {
-            self.partitions.values().filter(|p| f(p)).count() as u64
-        };
-        let min = self.min_insync_replicas;
         [
             sum(|g| g.purgatory_size),
             sum(|g| g.num_delayed_operations),
             self.expired,
-            count(&|&(replicas, isr)| isr < replicas),
-            // Kafka's `effectiveMinIsr`: the setting capped at the replica count.
-            count(&|&(replicas, isr)| isr < min.min(replicas)),
+            self.under[0],
+            self.under[1],
         ]
     }
 }
@@ -312,7 +326,13 @@ impl History {
             ),
             Event::PartitionChanged { tp, isr, .. } => {
                 if let Some(p) = d.partitions.get_mut(tp) {
+                    let before = under(*p, d.min_insync_replicas);
                     p.1 = isr.len();
+                    let after = under(*p, d.min_insync_replicas);
+                    for (count, (was, is)) in d.under.iter_mut().zip(before.into_iter().zip(after))
+                    {
+                        *count = *count - was + is;
+                    }
                 }
             }
             Event::HighWatermarkAdvanced { tp, .. } => {
