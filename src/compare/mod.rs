@@ -112,7 +112,7 @@ impl Comparison {
 }
 
 /// Runs both scenarios to their end and compares them: their traces up to where they part (see
-/// [`lockstep`]), and what every producer got. `change` is what `b` changes, in words.
+/// `lockstep.rs`), and what every producer got. `change` is what `b` changes, in words.
 pub fn compare(a: &Scenario, b: &Scenario, change: Option<String>) -> std::io::Result<Comparison> {
     let lockstep::Played {
         a: result_a,

@@ -23,6 +23,7 @@ pub mod breakpoints;
 mod checkpoints;
 mod commands;
 pub mod history;
+mod markers;
 mod play;
 mod recent;
 mod request_events;
